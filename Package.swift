@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies, by design: UndoKit, its sample and its benchmarks use only the
+// toolchain (stdlib, Foundation, Dispatch, Swift Testing).
+let package = Package(
+    name: "UndoKit",
+    products: [
+        .library(name: "UndoKit", targets: ["UndoKit"]),
+        .library(name: "TODOKit", targets: ["TODOKit"]),
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "undokit-bench", targets: ["undokit-bench"]),
+    ],
+    targets: [
+        .target(name: "UndoKit"),
+        .testTarget(name: "UndoKitTests", dependencies: ["UndoKit"]),
+        .target(name: "TODOKit", dependencies: ["UndoKit"]),
+        .executableTarget(name: "todo", dependencies: ["TODOKit"]),
+        .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"]),
+        .executableTarget(name: "undokit-bench", dependencies: ["UndoKit"], path: "Benchmarks/UndoKitBenchmarks"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,208 @@
+import Foundation
+
+#if !canImport(Darwin)
+// Apple's Foundation declares these; on other platforms Foundation has no undo manager, so
+// UndoKit declares them with Apple's names and raw values, and code that observes them
+// compiles unchanged.
+extension Notification.Name {
+    /// Posted when the manager checks whether groups should be flushed: when it opens or
+    /// closes a group (except when it opens a top-level group while grouping by event) and
+    /// when ``UndoManager/canRedo`` is read.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(
+    ///     forName: .NSUndoManagerCheckpoint, object: manager, queue: nil
+    /// ) { _ in flushPendingTyping() }
+    /// ```
+    public static let NSUndoManagerCheckpoint = Notification.Name("NSUndoManagerCheckpointNotification")
+    /// Posted after a group is opened, outside undo and redo.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerDidOpenUndoGroup, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerDidOpenUndoGroup = Notification.Name("NSUndoManagerDidOpenUndoGroupNotification")
+    /// Posted before a group is closed, outside undo and redo.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerWillCloseUndoGroup, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerWillCloseUndoGroup = Notification.Name("NSUndoManagerWillCloseUndoGroupNotification")
+    /// Posted after a group is closed, outside undo and redo. The userInfo holds
+    /// `NSUndoManagerGroupIsDiscardableKey: true` when the top-level group is discardable.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerDidCloseUndoGroup, object: manager, queue: nil) { note in
+    ///     let discardable = note.userInfo?[NSUndoManagerGroupIsDiscardableKey] as? Bool ?? false
+    /// }
+    /// ```
+    public static let NSUndoManagerDidCloseUndoGroup = Notification.Name("NSUndoManagerDidCloseUndoGroupNotification")
+    /// Posted just before an undo performs its operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerWillUndoChange, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerWillUndoChange = Notification.Name("NSUndoManagerWillUndoChangeNotification")
+    /// Posted just after an undo; carries the discardable key like the did-close notification.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerDidUndoChange, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerDidUndoChange = Notification.Name("NSUndoManagerDidUndoChangeNotification")
+    /// Posted just before a redo performs its operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerWillRedoChange, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerWillRedoChange = Notification.Name("NSUndoManagerWillRedoChangeNotification")
+    /// Posted just after a redo; carries the discardable key like the did-close notification.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSUndoManagerDidRedoChange, object: manager, queue: nil) { _ in }
+    /// ```
+    public static let NSUndoManagerDidRedoChange = Notification.Name("NSUndoManagerDidRedoChangeNotification")
+}
+
+/// The userInfo key, set to `true`, on the did-close, did-undo and did-redo notifications of
+/// a discardable group.
+///
+/// ```swift
+/// let discardable = note.userInfo?[NSUndoManagerGroupIsDiscardableKey] as? Bool ?? false
+/// ```
+public let NSUndoManagerGroupIsDiscardableKey = "NSUndoManagerGroupIsDiscardableKey"
+#endif
+
+extension UndoManager {
+    /// One of the moments an undo manager announces, in the order it announces them: the
+    /// typed form of its notifications.
+    ///
+    /// ```swift
+    /// let observation = manager.addEventObserver { event in
+    ///     if case .didCloseUndoGroup(let isDiscardable) = event, !isDiscardable {
+    ///         document.markEdited()
+    ///     }
+    /// }
+    /// ```
+    public enum Event: Hashable, Sendable {
+        /// `NSUndoManagerCheckpoint`.
+        case checkpoint
+        /// `NSUndoManagerDidOpenUndoGroup`.
+        case didOpenUndoGroup
+        /// `NSUndoManagerWillCloseUndoGroup`.
+        case willCloseUndoGroup
+        /// `NSUndoManagerDidCloseUndoGroup`; whether the top-level group is discardable.
+        case didCloseUndoGroup(isDiscardable: Bool)
+        /// `NSUndoManagerWillUndoChange`.
+        case willUndoChange
+        /// `NSUndoManagerDidUndoChange`; whether the undone group was discardable.
+        case didUndoChange(isDiscardable: Bool)
+        /// `NSUndoManagerWillRedoChange`.
+        case willRedoChange
+        /// `NSUndoManagerDidRedoChange`; whether the redone group was discardable.
+        case didRedoChange(isDiscardable: Bool)
+
+        /// The name of the notification posted for this event.
+        ///
+        /// ```swift
+        /// UndoManager.Event.checkpoint.notificationName   // .NSUndoManagerCheckpoint
+        /// ```
+        public var notificationName: Notification.Name {
+            switch self {
+            case .checkpoint: .NSUndoManagerCheckpoint
+            case .didOpenUndoGroup: .NSUndoManagerDidOpenUndoGroup
+            case .willCloseUndoGroup: .NSUndoManagerWillCloseUndoGroup
+            case .didCloseUndoGroup: .NSUndoManagerDidCloseUndoGroup
+            case .willUndoChange: .NSUndoManagerWillUndoChange
+            case .didUndoChange: .NSUndoManagerDidUndoChange
+            case .willRedoChange: .NSUndoManagerWillRedoChange
+            case .didRedoChange: .NSUndoManagerDidRedoChange
+            }
+        }
+
+        /// The userInfo posted with this event's notification: the discardable key on a
+        /// discardable group's did-close, did-undo and did-redo, otherwise `nil`.
+        ///
+        /// ```swift
+        /// UndoManager.Event.didCloseUndoGroup(isDiscardable: true).userInfo
+        /// // [NSUndoManagerGroupIsDiscardableKey: true]
+        /// ```
+        public var userInfo: [AnyHashable: Any]? {
+            switch self {
+            case .didCloseUndoGroup(true), .didUndoChange(true), .didRedoChange(true):
+                [NSUndoManagerGroupIsDiscardableKey: true]
+            default:
+                nil
+            }
+        }
+    }
+
+    /// A registration made with ``UndoManager/addEventObserver(_:)``; ``cancel()`` ends it.
+    ///
+    /// Dropping the value does not end the observation; it lasts until cancelled or until the
+    /// manager is gone.
+    ///
+    /// ```swift
+    /// let observation = manager.addEventObserver { print($0) }
+    /// observation.cancel()
+    /// ```
+    public final class EventObservation {
+        private weak var manager: UndoManager?
+        private let id: Int
+
+        init(manager: UndoManager, id: Int) {
+            self.manager = manager
+            self.id = id
+        }
+
+        /// Stops the observer from being called. Calling it again does nothing.
+        ///
+        /// ```swift
+        /// observation.cancel()
+        /// ```
+        public func cancel() {
+            manager?.eventObservers.removeAll { $0.id == id }
+            manager = nil
+        }
+    }
+
+    /// Calls `observer` synchronously for every event, in order, before the notification for
+    /// it is posted.
+    ///
+    /// Costs a closure call per event, unlike a `NotificationCenter` post, so it is the cheap
+    /// way to follow a manager; combine it with ``notificationCenter`` `= nil` to turn
+    /// notifications off entirely.
+    ///
+    /// ```swift
+    /// var events: [UndoManager.Event] = []
+    /// let observation = manager.addEventObserver { events.append($0) }
+    /// manager.undo()
+    /// // events == [.checkpoint, .checkpoint, .willUndoChange, .checkpoint, .didUndoChange(isDiscardable: false)]
+    /// ```
+    ///
+    /// - Returns: The registration; keep it to cancel the observation.
+    @discardableResult
+    public func addEventObserver(_ observer: @escaping (Event) -> Void) -> EventObservation {
+        let id = nextEventObserverID
+        nextEventObserverID += 1
+        eventObservers.append((id, observer))
+        return EventObservation(manager: self, id: id)
+    }
+
+    /// Delivers an event to the typed observers, then to ``notificationCenter``. A checkpoint
+    /// raised by a checkpoint observer is dropped, as Apple does (spec R43).
+    func post(_ event: Event) {
+        guard !eventObservers.isEmpty || notificationCenter != nil else { return }
+        if event == .checkpoint {
+            guard !checkpointIsBeingPosted else { return }
+            checkpointIsBeingPosted = true
+        }
+        defer {
+            if event == .checkpoint {
+                checkpointIsBeingPosted = false
+            }
+        }
+        for observer in eventObservers {
+            observer.body(event)
+        }
+        notificationCenter?.post(name: event.notificationName, object: self, userInfo: event.userInfo)
+    }
+}

@@ -1,0 +1,394 @@
+import Foundation
+
+/// A general-purpose recorder of operations for undo and redo, with the API and observable
+/// behaviour of Apple's `UndoManager`.
+///
+/// You register an undo operation by giving the manager a target and a closure that reverts
+/// a change on it. Operations are collected into *undo groups*; ``undo()`` reverts the newest
+/// group, and the operations that run during an undo register their own inverses, which
+/// become the redo group:
+///
+/// ```swift
+/// final class Counter { var value = 0 }
+///
+/// func increment(_ counter: Counter, using manager: UndoManager) {
+///     counter.value += 1
+///     manager.registerUndo(withTarget: counter) { counter in
+///         decrement(counter, using: manager)
+///     }
+/// }
+/// func decrement(_ counter: Counter, using manager: UndoManager) {
+///     counter.value -= 1
+///     manager.registerUndo(withTarget: counter) { counter in
+///         increment(counter, using: manager)
+///     }
+/// }
+///
+/// let manager = UndoManager()
+/// let counter = Counter()
+/// increment(counter, using: manager)
+/// manager.runLoop.tick()      // the end of the event closes the automatic group
+/// manager.undo()              // counter.value == 0
+/// manager.redo()              // counter.value == 1
+/// ```
+///
+/// With ``groupsByEvent`` on (the default), the first registration of an event opens an
+/// automatic group, and the end of the event closes it. Apple's run loop marks that end; here
+/// ``SimulatedRunLoop/tick(mode:)`` does, so every registration between two ticks forms one
+/// undo step. See <doc:GroupingAndTheEventLoop>.
+///
+/// `UndoManager` is not `Sendable` and not bound to an actor: it belongs to whichever
+/// isolation domain owns it (the main actor in an app, a document's actor on a server).
+///
+/// Misuse that Apple reports with an internal-inconsistency exception, such as
+/// ``endUndoGrouping()`` with no open group, stops the program with a message that names the
+/// call and the manager's state. Asking to undo or redo when there is nothing to do is not
+/// misuse; it does nothing.
+open class UndoManager {
+    var undoStack = UndoStack()
+    var redoStack = UndoStack()
+
+    /// Set while ``undoNestedGroup()`` (and so ``undo()``) runs.
+    public internal(set) var isUndoing = false
+    /// Set while ``redo()`` runs.
+    public internal(set) var isRedoing = false
+
+    /// An automatic group was opened in this event and the end of the event will close it
+    /// (Apple's `autoPending`).
+    var automaticGroupIsPending = false
+    /// Whether ``runLoop`` has this manager on its list of pending end-of-event closes.
+    var isScheduledOnRunLoop = false
+    var checkpointIsBeingPosted = false
+    @usableFromInline
+    var registrationDisableCount = 0
+
+    /// Set while a popped group's actions run, so that removals made by those actions also
+    /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
+    /// time.
+    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> = []
+    var invocationWasAborted = false
+
+    var eventObservers: [(id: Int, body: (Event) -> Void)] = []
+    var nextEventObserverID = 0
+
+    /// The run loop whose passes end this manager's automatic groups.
+    ///
+    /// A manager made with ``init()`` has a loop of its own. Managers that share one event
+    /// stream, such as several views of one window, share a loop: make them with
+    /// ``init(runLoop:)``.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.registerUndo(withTarget: document) { $0.revert() }
+    /// manager.runLoop.tick()   // closes the automatic group: one undo step
+    /// ```
+    public let runLoop: SimulatedRunLoop
+
+    /// Whether the first registration of an event opens a group that the end of the event
+    /// closes. The default is `true`.
+    ///
+    /// Setting it only flips the flag: it opens, closes and cancels nothing (spec R14). With
+    /// `false`, every registration needs a group you opened with ``beginUndoGrouping()``.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.groupsByEvent = false
+    /// manager.beginUndoGrouping()
+    /// manager.registerUndo(withTarget: document) { $0.revert() }
+    /// manager.endUndoGrouping()
+    /// ```
+    public var groupsByEvent = true
+
+    /// The run-loop modes in which the end of an event closes the automatic group. The
+    /// default is `[.default]`.
+    ///
+    /// A ``SimulatedRunLoop/tick(mode:)`` in a mode not listed here leaves the automatic
+    /// group open until a tick in a listed mode.
+    ///
+    /// ```swift
+    /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
+    /// ```
+    public var runLoopModes: [RunLoop.Mode] = [.default]
+
+    /// Where the manager posts Apple's undo notifications; `nil` posts none. The default is
+    /// `NotificationCenter.default`, as on Apple platforms.
+    ///
+    /// A post costs about a microsecond on Linux even with nobody listening. A manager whose
+    /// notifications nobody observes, or whose observers use ``addEventObserver(_:)``, can
+    /// skip that cost:
+    ///
+    /// ```swift
+    /// manager.notificationCenter = nil          // typed observers still see every event
+    /// manager.notificationCenter = myCenter     // keep this document's traffic separate
+    /// ```
+    public var notificationCenter: NotificationCenter? = .default
+
+    /// Creates a manager with a run loop of its own.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.groupsByEvent   // true
+    /// manager.levelsOfUndo    // 0: no limit
+    /// ```
+    public convenience init() {
+        self.init(runLoop: SimulatedRunLoop())
+    }
+
+    /// Creates a manager whose automatic groups close when `runLoop` ends a pass.
+    ///
+    /// ```swift
+    /// let loop = SimulatedRunLoop()
+    /// let textManager = UndoManager(runLoop: loop)
+    /// let canvasManager = UndoManager(runLoop: loop)
+    /// loop.tick()   // ends the event for both
+    /// ```
+    public init(runLoop: SimulatedRunLoop) {
+        self.runLoop = runLoop
+    }
+
+    /// The stack that registrations go to: the redo stack while undoing, else the undo stack.
+    var currentStack: UndoStack {
+        get { isUndoing ? redoStack : undoStack }
+        _modify {
+            if isUndoing {
+                yield &redoStack
+            } else {
+                yield &undoStack
+            }
+        }
+    }
+
+    var isBusy: Bool { isUndoing || isRedoing }
+
+    // MARK: Registering
+
+    /// Records an operation that reverts a change on `target`.
+    ///
+    /// The handler runs with `target` when the group it belongs to is undone. Register the
+    /// inverse from inside the handler and redo works too. The manager holds `target` weakly
+    /// and the handler strongly; if `target` is gone when the group is undone, the handler is
+    /// skipped.
+    ///
+    /// Registering clears the redo stack, except while undoing or redoing. With
+    /// ``groupsByEvent`` on and no group open, it first opens the event's automatic group.
+    /// While registration is disabled it does nothing.
+    ///
+    /// ```swift
+    /// func rename(_ item: Item, to newName: String, using manager: UndoManager) {
+    ///     let oldName = item.name
+    ///     item.name = newName
+    ///     manager.registerUndo(withTarget: item) { item in
+    ///         rename(item, to: oldName, using: manager)
+    ///     }
+    ///     manager.setActionName("Rename")
+    /// }
+    /// ```
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
+    ///   group can be opened.
+    @inlinable
+    public func registerUndo<TargetType: AnyObject>(
+        withTarget target: TargetType,
+        handler: @escaping (TargetType) -> Void
+    ) {
+        guard isUndoRegistrationEnabled else { return }
+        register(HandlerAction(target: target, handler: handler), on: ObjectIdentifier(target))
+    }
+
+    /// Spec R2–R7: every registration form ends here.
+    @usableFromInline
+    func register(_ action: UndoAction, on target: ObjectIdentifier) {
+        if !isBusy && !redoStack.isEmpty {
+            redoStack.removeAll()
+        }
+        openAutomaticGroupIfNeeded()
+        guard currentStack.nesting > 0 else {
+            programmerError(in: "registerUndo(withTarget:handler:)", "must begin a group before registering undo")
+        }
+        currentStack.pushAction(action, target: target)
+        checkInvariantsInDebugBuilds()
+    }
+
+    /// Spec R5: the first registration of an event opens the automatic group.
+    func openAutomaticGroupIfNeeded() {
+        guard groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
+        automaticGroupIsPending = true
+        if !isScheduledOnRunLoop {
+            runLoop.schedule(self)
+        }
+        beginUndoGrouping()
+    }
+
+    // MARK: Grouping
+
+    /// Opens a new undo group, nested in the open one if any.
+    ///
+    /// With ``groupsByEvent`` on and no group open, this first opens the event's automatic
+    /// group, so the explicit group is nested inside it and ``groupingLevel`` becomes 2, as on
+    /// Apple platforms. Posts a checkpoint (except for a top-level group while grouping by
+    /// event) and `NSUndoManagerDidOpenUndoGroup`. Does nothing while registration is
+    /// disabled.
+    ///
+    /// ```swift
+    /// manager.groupsByEvent = false
+    /// manager.beginUndoGrouping()
+    /// move(shape, by: offset, using: manager)
+    /// recolor(shape, to: .red, using: manager)
+    /// manager.endUndoGrouping()
+    /// manager.undo()   // reverts both
+    /// ```
+    public func beginUndoGrouping() {
+        guard isUndoRegistrationEnabled else { return }
+        let busy = isBusy
+        if !busy {
+            openAutomaticGroupIfNeeded()
+        }
+        if !(groupsByEvent && currentStack.nesting == 0) {
+            post(.checkpoint)
+        }
+        currentStack.pushBegin()
+        checkInvariantsInDebugBuilds()
+        if !busy {
+            post(.didOpenUndoGroup)
+        }
+    }
+
+    /// Closes the innermost open undo group.
+    ///
+    /// A group closed with nothing in it stays on the stack as an undoable step, as on Apple
+    /// platforms, and clears the redo stack. Posts a checkpoint,
+    /// `NSUndoManagerWillCloseUndoGroup` and `NSUndoManagerDidCloseUndoGroup`. Does nothing
+    /// while registration is disabled.
+    ///
+    /// ```swift
+    /// manager.beginUndoGrouping()
+    /// manager.registerUndo(withTarget: shape) { $0.restore() }
+    /// manager.endUndoGrouping()
+    /// ```
+    ///
+    /// - Precondition: A group is open. Closing the automatic group by hand is allowed but
+    ///   hazardous (see ``endEventGroup()``).
+    public func endUndoGrouping() {
+        closeGroup(in: "endUndoGrouping()", discardingEmpty: false)
+    }
+
+    /// Spec R10, shared by ``endUndoGrouping()``, the end of an event, and the internal
+    /// closes of undo and redo.
+    func closeGroup(in call: StaticString, discardingEmpty: Bool) {
+        guard isUndoRegistrationEnabled else { return }
+        post(.checkpoint)
+        guard currentStack.nesting > 0 else {
+            programmerError(in: call, "endUndoGrouping called with no matching begin")
+        }
+        let busy = isBusy
+        if !busy {
+            post(.willCloseUndoGroup)
+        }
+        let isDiscardable = currentStack.topMetadata?.isDiscardable ?? false
+        let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
+        if wasEmpty && !busy {
+            redoStack.removeAll()
+        }
+        checkInvariantsInDebugBuilds()
+        if !busy {
+            post(.didCloseUndoGroup(isDiscardable: isDiscardable))
+        }
+    }
+
+    /// The number of nested open groups on the stack that registrations go to: the undo
+    /// stack, or the redo stack while undoing.
+    ///
+    /// ```swift
+    /// manager.groupsByEvent = false
+    /// manager.beginUndoGrouping()
+    /// manager.groupingLevel   // 1
+    /// ```
+    public var groupingLevel: Int {
+        currentStack.nesting
+    }
+
+    /// The end of an event (spec R15), run by ``runLoop``.
+    ///
+    /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
+    func endOfEvent(mode: RunLoop.Mode) -> Bool {
+        guard automaticGroupIsPending else { return true }
+        guard groupsByEvent && runLoopModes.contains(mode) else { return false }
+        automaticGroupIsPending = false
+        closeGroup(in: "SimulatedRunLoop.tick(mode:) closing the automatic group", discardingEmpty: false)
+        return true
+    }
+
+    // MARK: Menu titles
+
+    /// The Undo menu title for an action name: "Undo" and the name, in English.
+    ///
+    /// Override it to localize the titles; ``undoMenuItemTitle`` calls it. It does not treat
+    /// `""` specially (the result is "Undo " with a trailing space), as on Apple platforms.
+    ///
+    /// ```swift
+    /// final class FrenchUndoManager: UndoManager {
+    ///     override func undoMenuTitle(forUndoActionName actionName: String) -> String {
+    ///         "Annuler \(actionName)"
+    ///     }
+    /// }
+    /// ```
+    open func undoMenuTitle(forUndoActionName actionName: String) -> String {
+        "Undo \(actionName)"
+    }
+
+    /// The Redo menu title for an action name: "Redo" and the name, in English.
+    ///
+    /// Override it to localize the titles; ``redoMenuItemTitle`` calls it.
+    ///
+    /// ```swift
+    /// UndoManager().redoMenuTitle(forUndoActionName: "Typing")   // "Redo Typing"
+    /// ```
+    open func redoMenuTitle(forUndoActionName actionName: String) -> String {
+        "Redo \(actionName)"
+    }
+
+    // MARK: Enabling and disabling
+
+    /// Stops registrations, group opens and closes, and action naming from taking effect.
+    ///
+    /// Calls nest: registration resumes when every call has been balanced by
+    /// ``enableUndoRegistration()``. Undo and redo still run, but record no inverse.
+    ///
+    /// ```swift
+    /// manager.disableUndoRegistration()
+    /// document.loadFromDisk()   // not undoable
+    /// manager.enableUndoRegistration()
+    /// ```
+    public func disableUndoRegistration() {
+        registrationDisableCount += 1
+    }
+
+    /// Balances one ``disableUndoRegistration()``.
+    ///
+    /// ```swift
+    /// manager.disableUndoRegistration()
+    /// manager.enableUndoRegistration()
+    /// manager.isUndoRegistrationEnabled   // true
+    /// ```
+    ///
+    /// - Precondition: Registration is disabled.
+    public func enableUndoRegistration() {
+        guard registrationDisableCount > 0 else {
+            programmerError(
+                in: "enableUndoRegistration()",
+                "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration"
+            )
+        }
+        registrationDisableCount -= 1
+    }
+
+    /// Whether registrations are recorded: no ``disableUndoRegistration()`` is unbalanced.
+    ///
+    /// ```swift
+    /// UndoManager().isUndoRegistrationEnabled   // true
+    /// ```
+    @inlinable
+    public var isUndoRegistrationEnabled: Bool {
+        registrationDisableCount == 0
+    }
+}

@@ -1,0 +1,61 @@
+extension UndoStack {
+    /// Checks every structural invariant of the stack, trapping on the first broken one.
+    ///
+    /// Linear in the stack's size; see ``UndoManager/checkInvariantsInDebugBuilds()`` for when
+    /// it runs outside tests.
+    func checkInvariants() {
+        for index in 0..<head {
+            guard case .end(length: 0) = entries[index] else {
+                preconditionFailure("UndoStack: trimmed entry \(index) still holds a payload")
+            }
+        }
+        var begins: [Int] = []
+        var topLevel = 0
+        for index in head..<entries.count {
+            switch entries[index] {
+            case .begin:
+                if begins.isEmpty { topLevel += 1 }
+                begins.append(index)
+            case .end(let length):
+                guard let begin = begins.popLast() else {
+                    preconditionFailure("UndoStack: end mark at \(index) closes nothing")
+                }
+                precondition(length == index - begin, "UndoStack: end mark at \(index) has length \(length), begin is at \(begin)")
+            case .action:
+                precondition(!begins.isEmpty, "UndoStack: action at \(index) outside every group")
+            case .singleton:
+                if begins.isEmpty { topLevel += 1 }
+            }
+        }
+        precondition(begins == openBegins, "UndoStack: open groups \(openBegins), entries say \(begins)")
+        precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
+        if limit > 0 {
+            let allowed = openBegins.isEmpty ? limit : limit + 1
+            precondition(topLevelCount <= allowed, "UndoStack: \(topLevelCount) groups over the limit of \(limit)")
+        }
+    }
+}
+
+extension UndoManager {
+    /// Checks the manager's invariants (both stacks, and what ties them to the flags).
+    func checkInvariants() {
+        undoStack.checkInvariants()
+        redoStack.checkInvariants()
+        precondition(redoStack.limit == 0, "UndoManager: the redo stack is never limited")
+        if !isUndoing {
+            precondition(redoStack.nesting == 0, "UndoManager: redo group open while not undoing")
+        }
+        precondition(!(isUndoing && isRedoing), "UndoManager: undoing and redoing at once")
+        precondition(registrationDisableCount >= 0, "UndoManager: negative disable count")
+    }
+
+    /// In debug builds, checks the invariants after a public mutation while the stacks are
+    /// small enough for the linear check to stay cheap.
+    func checkInvariantsInDebugBuilds() {
+        #if DEBUG
+        if undoStack.entries.count + redoStack.entries.count <= 512 {
+            checkInvariants()
+        }
+        #endif
+    }
+}

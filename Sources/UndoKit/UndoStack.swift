@@ -1,0 +1,229 @@
+/// One undo or redo stack, stored as Apple stores it (spec B): a flat sequence of group marks
+/// and actions, oldest first, so nested groups keep their structure, empty groups survive,
+/// and "the outermost open group" is well defined.
+///
+/// Layout choices, all for the benchmark issue's memory and speed targets:
+/// - an entry is 16 bytes (the target's identity beside the action, so that
+///   `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers);
+/// - an end mark records how far back its begin mark is, so reaching a closed group's
+///   metadata or popping it is O(1);
+/// - a closed group holding exactly one action and no metadata collapses into one
+///   `.singleton` entry, which is observably identical to begin, action, end;
+/// - trimming the oldest group advances `head` instead of shifting the array, compacting only
+///   when the dead prefix outweighs the live part, so `levelsOfUndo` costs O(1) amortized.
+struct UndoStack {
+    enum Entry {
+        /// Opens a group; the metadata is allocated on first write.
+        case begin(GroupMetadata?)
+        /// Closes the group whose begin mark is `length` entries earlier.
+        case end(length: Int)
+        /// An action inside the innermost group open at the time it was pushed.
+        case action(ObjectIdentifier, UndoAction)
+        /// A closed group made of one action and no metadata.
+        case singleton(ObjectIdentifier, UndoAction)
+    }
+
+    /// What `popNewestGroup()` hands back: the actions to run, newest last.
+    enum PoppedGroup {
+        case single(ObjectIdentifier, UndoAction)
+        case entries(ArraySlice<Entry>)
+    }
+
+    var entries: ContiguousArray<Entry> = []
+    /// Entries before `head` were trimmed; they hold payload-free placeholders.
+    var head = 0
+    /// Indices of the begin marks of the open groups, outermost first.
+    var openBegins: [Int] = []
+    /// Top-level groups, counting an open top-level group (Apple's `count`).
+    var topLevelCount = 0
+    /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
+    var limit = 0
+
+    var nesting: Int { openBegins.count }
+    var isEmpty: Bool { entries.count == head }
+
+    /// True when the newest entry closes a group, which `undoNestedGroup()` and `redo()`
+    /// require.
+    var newestIsClosedGroup: Bool {
+        guard !isEmpty else { return false }
+        switch entries[entries.count - 1] {
+        case .end, .singleton: return true
+        case .begin, .action: return false
+        }
+    }
+
+    // MARK: Pushing
+
+    mutating func pushBegin() {
+        if openBegins.isEmpty {
+            topLevelCount += 1
+        }
+        openBegins.append(entries.count)
+        entries.append(.begin(nil))
+    }
+
+    mutating func pushAction(_ action: UndoAction, target: ObjectIdentifier) {
+        assert(!openBegins.isEmpty, "an action needs an open group")
+        entries.append(.action(target, action))
+    }
+
+    /// Closes the innermost open group.
+    ///
+    /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
+    ///   pushed into it (how an undo's redo group closes, spec R19.8).
+    /// - Returns: whether the group was empty.
+    @discardableResult
+    mutating func closeGroup(discardIfEmpty: Bool) -> Bool {
+        let begin = openBegins.removeLast()
+        let length = entries.count - begin
+        let closesTopLevel = openBegins.isEmpty
+        if length == 1 {
+            if discardIfEmpty {
+                entries.removeLast()
+                if closesTopLevel {
+                    topLevelCount -= 1
+                }
+                return true
+            }
+            entries.append(.end(length: 1))
+        } else if length == 2, case .begin(nil) = entries[begin],
+                  case .action(let target, let action) = entries[begin + 1] {
+            entries[begin] = .singleton(target, action)
+            entries.removeLast()
+        } else {
+            entries.append(.end(length: length))
+        }
+        if closesTopLevel && limit > 0 && topLevelCount > limit {
+            dropOldestGroup()
+        }
+        return length == 1
+    }
+
+    // MARK: Popping and trimming
+
+    /// Index of the first entry of the closed group whose last entry is at `last`.
+    func groupStart(endingAt last: Int) -> Int {
+        switch entries[last] {
+        case .end(let length): return last - length
+        case .singleton: return last
+        case .begin, .action: preconditionFailure("UndoStack: no closed group ends at \(last)")
+        }
+    }
+
+    /// Removes the newest entry's closed group (top-level or nested in an open group).
+    mutating func popNewestGroup() -> PoppedGroup {
+        let last = entries.count - 1
+        if openBegins.isEmpty {
+            topLevelCount -= 1
+        }
+        if case .singleton(let target, let action) = entries[last] {
+            entries.removeLast()
+            return .single(target, action)
+        }
+        let start = groupStart(endingAt: last)
+        let group = entries[start...]
+        entries.removeSubrange(start...)
+        return .entries(group)
+    }
+
+    mutating func removeAll() {
+        entries.removeAll()
+        openBegins.removeAll()
+        head = 0
+        topLevelCount = 0
+    }
+
+    /// Drops top-level groups, oldest first, until at most `limit` remain.
+    mutating func trimToLimit() {
+        guard limit > 0 else { return }
+        while topLevelCount > limit {
+            dropOldestGroup()
+        }
+    }
+
+    /// Drops the oldest top-level group. It is never the open one: the caller only trims
+    /// when more than one top-level group exists, and an open group is always the newest.
+    private mutating func dropOldestGroup() {
+        var index = head
+        var depth = 0
+        repeat {
+            switch entries[index] {
+            case .begin: depth += 1
+            case .end: depth -= 1
+            case .action, .singleton: break
+            }
+            // Releases the action or metadata now rather than at the next compaction.
+            entries[index] = .end(length: 0)
+            index += 1
+        } while depth > 0
+        head = index
+        topLevelCount -= 1
+        if head >= 64 && head * 2 >= entries.count {
+            entries.removeSubrange(..<head)
+            for i in openBegins.indices {
+                openBegins[i] -= head
+            }
+            head = 0
+        }
+    }
+
+    // MARK: Metadata
+
+    /// Apple's top-level mark (spec B, `TM`): the outermost open group if one is open,
+    /// otherwise the newest closed top-level group.
+    var topMetadata: GroupMetadata? {
+        if let outermost = openBegins.first {
+            guard case .begin(let metadata) = entries[outermost] else {
+                preconditionFailure("UndoStack: open group index does not hold a begin mark")
+            }
+            return metadata
+        }
+        guard !isEmpty, case .begin(let metadata) = entries[groupStart(endingAt: entries.count - 1)] else {
+            return nil
+        }
+        return metadata
+    }
+
+    /// The metadata of the outermost open group, created if it has none yet.
+    mutating func openTopMetadata() -> GroupMetadata {
+        let outermost = openBegins[0]
+        guard case .begin(let existing) = entries[outermost] else {
+            preconditionFailure("UndoStack: open group index does not hold a begin mark")
+        }
+        if let existing {
+            return existing
+        }
+        let created = GroupMetadata()
+        entries[outermost] = .begin(created)
+        return created
+    }
+
+    /// Replaces the outermost open group's metadata (how undo and redo carry a group's name,
+    /// flag and user info across stacks).
+    mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
+        entries[openBegins[0]] = .begin(metadata?.copy())
+    }
+
+    // MARK: Counting
+
+    /// Apple's `undoCount`/`redoCount` walk (spec R26): with no open group, the closed
+    /// top-level groups; with groups open, the closed groups directly inside the innermost
+    /// open one, because Apple's walk starts at the newest entry.
+    var closedGroupCount: Int {
+        guard let innermost = openBegins.last else { return topLevelCount }
+        var count = 0
+        var index = entries.count - 1
+        while index > innermost {
+            switch entries[index] {
+            case .end, .singleton:
+                count += 1
+                index = groupStart(endingAt: index) - 1
+            case .action:
+                index -= 1
+            case .begin:
+                preconditionFailure("UndoStack: unmatched begin mark inside the innermost open group")
+            }
+        }
+        return count
+    }
+}
