@@ -19,9 +19,9 @@ class UndoAction {
 @usableFromInline
 final class HandlerAction<Target: AnyObject>: UndoAction {
     // Weak, as spec H3 decides: Apple keeps an unretained pointer and crashes on a dead
-    // target; UndoKit skips the action instead.
+    // target; UndoKit skips the action instead. A `let`, so reads need no exclusivity check.
     @usableFromInline
-    weak var target: Target?
+    weak let target: Target?
 
     @usableFromInline
     let handler: (Target) -> Void

@@ -65,7 +65,7 @@ struct DefaultsAndRegistrationTests {
         let doc = Document()
         fixture.change(doc, to: 1)
         #expect(fixture.takeEvents() == [DO])
-        #expect(fixture.observedLevels.isEmpty)
+        #expect(fixture.observedLevels == [1])
         #expect(fixture.state == ManagerState().with {
             $0.canUndo = true
             $0.groupingLevel = 1
