@@ -111,7 +111,7 @@ extension UndoManager {
         if isUndoRegistrationEnabled, let undoneMetadata {
             redoStack.replaceOpenTopMetadata(with: undoneMetadata)
         }
-        invoke(undoStack.popNewestGroup())
+        invokeNewestGroup(ofRedoStack: false)
         if isUndoRegistrationEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
@@ -144,7 +144,7 @@ extension UndoManager {
         if isUndoRegistrationEnabled {
             undoStack.replaceOpenTopMetadata(with: redoneMetadata)
         }
-        invoke(redoStack.popNewestGroup())
+        invokeNewestGroup(ofRedoStack: true)
         post(.checkpoint)
         closeGroup(in: "redo()", discardingEmpty: false)
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
@@ -152,23 +152,26 @@ extension UndoManager {
         checkInvariantsInDebugBuilds()
     }
 
-    /// Runs a popped group's operations newest first, descending into nested groups.
-    func invoke(_ group: UndoStack.PoppedGroup) {
-        switch group {
-        case .single(_, let action):
+    /// Pops the newest closed group of a stack and runs its operations newest first,
+    /// descending into nested groups. The group leaves the stack before any operation runs,
+    /// so operations may change the stacks freely.
+    func invokeNewestGroup(ofRedoStack: Bool) {
+        let stack = stacks + (ofRedoStack ? 1 : 0)
+        if let action = stack.pointee.popNewestSingleton() {
             action.invoke()
-        case .entries(let entries):
-            targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
-            invocationWasAborted = false
-            for entry in entries.reversed() {
-                switch entry {
-                case .action(let target, let action), .singleton(let target, let action):
-                    if invocationWasAborted { return }
-                    if targetsRemovedDuringInvocation.contains(target) { continue }
-                    action.invoke()
-                case .begin, .end:
-                    continue
-                }
+            return
+        }
+        let entries = stack.pointee.popNewestGroup()
+        targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
+        invocationWasAborted = false
+        for entry in entries.reversed() {
+            switch entry {
+            case .action(let target, let action), .singleton(let target, let action):
+                if invocationWasAborted { return }
+                if targetsRemovedDuringInvocation.contains(target) { continue }
+                action.invoke()
+            case .begin, .end:
+                continue
             }
         }
     }

@@ -392,7 +392,8 @@ open class UndoManager {
         if !busy {
             post(.willCloseUndoGroup)
         }
-        let isDiscardable = currentStack.topMetadata?.isDiscardable ?? false
+        // Only the did-close notification reads the flag; skip the lookup when it won't post.
+        let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
         let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         if wasEmpty && !busy {
             redoStack.removeAll()

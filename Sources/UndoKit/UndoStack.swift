@@ -21,12 +21,19 @@ struct UndoStack {
         case action(ObjectIdentifier, UndoAction)
         /// A closed group made of one action and no metadata.
         case singleton(ObjectIdentifier, UndoAction)
-    }
 
-    /// What `popNewestGroup()` hands back: the actions to run, newest last.
-    enum PoppedGroup {
-        case single(ObjectIdentifier, UndoAction)
-        case entries(ArraySlice<Entry>)
+        // Kind tests that bind no payload, so that they copy (retain) nothing.
+        var isBeginWithoutMetadata: Bool {
+            if case .begin(nil) = self { true } else { false }
+        }
+
+        var isAction: Bool {
+            if case .action = self { true } else { false }
+        }
+
+        var isSingleton: Bool {
+            if case .singleton = self { true } else { false }
+        }
     }
 
     var entries: ContiguousArray<Entry> = []
@@ -86,10 +93,10 @@ struct UndoStack {
                 return true
             }
             entries.append(.end(length: 1))
-        } else if length == 2, case .begin(nil) = entries[begin],
-                  case .action(let target, let action) = entries[begin + 1] {
+        } else if length == 2, entries[begin].isBeginWithoutMetadata, entries[begin + 1].isAction,
+                  case .action(let target, let action) = entries.removeLast() {
+            // removeLast moves the action out, so the rewrite retains and releases nothing.
             entries[begin] = .singleton(target, action)
-            entries.removeLast()
         } else {
             entries.append(.end(length: length))
         }
@@ -110,20 +117,39 @@ struct UndoStack {
         }
     }
 
-    /// Removes the newest entry's closed group (top-level or nested in an open group).
-    mutating func popNewestGroup() -> PoppedGroup {
-        let last = entries.count - 1
+    /// Removes the newest entry's closed group (top-level or nested in an open group) if it
+    /// is a singleton, and returns its action; the common case of undo and redo, with no
+    /// allocation.
+    mutating func popNewestSingleton() -> UndoAction? {
+        guard entries[entries.count - 1].isSingleton,
+              case .singleton(_, let action) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
         }
-        if case .singleton(let target, let action) = entries[last] {
-            entries.removeLast()
-            return .single(target, action)
+        return action
+    }
+
+    /// Removes the newest entry's closed group (top-level or nested in an open group) and
+    /// returns its entries, oldest first.
+    mutating func popNewestGroup() -> ContiguousArray<Entry> {
+        let start = groupStart(endingAt: entries.count - 1)
+        if openBegins.isEmpty {
+            topLevelCount -= 1
         }
-        let start = groupStart(endingAt: last)
-        let group = entries[start...]
+        // Moves the group out: a slice would share the buffer, and the removal below would
+        // then copy the whole stack.
+        let length = entries.count - start
+        let group = entries.withUnsafeMutableBufferPointer { stack in
+            ContiguousArray<Entry>(unsafeUninitializedCapacity: length) { buffer, count in
+                let source = stack.baseAddress! + start
+                buffer.baseAddress!.moveInitialize(from: source, count: length)
+                // The moved-from slots get payload-free values for removeSubrange to destroy.
+                source.initialize(repeating: .end(length: 0), count: length)
+                count = length
+            }
+        }
         entries.removeSubrange(start...)
-        return .entries(group)
+        return group
     }
 
     mutating func removeAll() {
