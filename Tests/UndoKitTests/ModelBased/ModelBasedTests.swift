@@ -1,0 +1,601 @@
+import Foundation
+import Testing
+@testable import UndoKit
+
+// Model-based randomized test (issue 2): random scripts run on UndoKit's UndoManager and on
+// the independent reference model in ReferenceModel.swift; after every step every
+// observable, the targets' state and the exact event sequence must agree, and the manager's
+// internal invariants must hold.
+//
+// Reproducing a failure: the issue names the master seed and the script's index, and shows
+// the script shrunk to the steps that matter. Run
+//   UNDOKIT_MODEL_SEED=<seed> UNDOKIT_MODEL_ONLY=<index> swift test --filter ModelBased
+// to run just that script. If UndoKit traps instead (which kills the test process before
+// an issue can be recorded), add UNDOKIT_MODEL_TRACE=1 to print every step before it runs,
+// and UNDOKIT_MODEL_KEEP=<step numbers, comma-separated> to cut the script down by hand.
+
+extension ModelBased {
+    /// A target object of the real manager; `id` ties it to the model's `TargetState`.
+    final class Target {
+        let id: Int
+        var state = TargetState()
+
+        init(id: Int) {
+            self.id = id
+        }
+    }
+
+    /// Everything a client can observe after a step, gathered the same way from the model
+    /// and from UndoKit so that one `==` compares it all.
+    struct Observation: Equatable {
+        var stepEvents: [EventRecord]
+        var canUndo: Bool
+        var canRedo: Bool
+        var undoCount: Int
+        var redoCount: Int
+        var groupingLevel: Int
+        var isUndoRegistrationEnabled: Bool
+        var isUndoing: Bool
+        var isRedoing: Bool
+        var undoActionName: String
+        var redoActionName: String
+        var undoActionIsDiscardable: Bool
+        var redoActionIsDiscardable: Bool
+        var undoMenuItemTitle: String
+        var redoMenuItemTitle: String
+        var undoUserInfo: [Int?]
+        var redoUserInfo: [Int?]
+        var levelsOfUndo: Int
+        var groupsByEvent: Bool
+        var targets: [TargetState]
+        /// Replaced targets still alive: the manager must hold targets weakly (spec R8, H3).
+        var replacedTargetsAlive: Int
+        /// What reading the observables posted: `canRedo` and `redoMenuItemTitle` each post
+        /// a checkpoint (spec R25, R38), the other reads post nothing.
+        var queryEvents: [EventRecord]
+
+        /// "field: model …, UndoKit …" for every field that differs.
+        static func differences(expected: Observation, actual: Observation) -> [String] {
+            let expectedFields = Mirror(reflecting: expected).children
+            let actualFields = Mirror(reflecting: actual).children
+            return zip(expectedFields, actualFields).compactMap { pair in
+                let (want, got) = (String(describing: pair.0.value), String(describing: pair.1.value))
+                return want == got ? nil : "\(pair.0.label ?? "?"): model \(want), UndoKit \(got)"
+            }
+        }
+    }
+
+    static func userInfoKey(_ index: Int) -> UndoManager.UserInfoKey {
+        UndoManager.UserInfoKey("k\(index)")
+    }
+
+    static func runLoopMode(_ mode: Mode) -> RunLoop.Mode {
+        mode == .standard ? .default : RunLoop.Mode("UndoKitModelBasedTracking")
+    }
+
+    /// Drives UndoKit's manager through a script. Handlers are built from `Action` values so
+    /// they do exactly what the model's `perform` does.
+    final class RealSide {
+        let manager = UndoManager()
+        private(set) var slots: [Target]
+        private(set) var events: [EventRecord] = []
+        /// Targets taken out by replaceTarget, watched to see that nothing keeps them alive.
+        private var replaced: [WeakTarget] = []
+
+        struct WeakTarget {
+            weak var target: Target?
+        }
+
+        init(firstTargetIDs ids: [Int], reactions: Set<EventKind>) {
+            slots = ids.map(Target.init(id:))
+            // Posting through NotificationCenter costs ~1 µs a post on Linux; the typed
+            // observer sees the same events.
+            manager.notificationCenter = nil
+            manager.addEventObserver { [unowned self] event in
+                let manager = self.manager
+                let reacts = reactions.contains(EventKind(event))
+                let seen =
+                    reacts
+                    ? Seen(
+                        canUndo: manager.canUndo, canRedo: false, undoCount: manager.undoCount,
+                        redoCount: manager.redoCount, undoActionName: manager.undoActionName,
+                        redoActionName: manager.redoActionName) : nil
+                let index = self.events.count
+                self.events.append(
+                    EventRecord(
+                        event: event, groupingLevel: manager.groupingLevel,
+                        isUndoing: manager.isUndoing, isRedoing: manager.isRedoing, seen: seen))
+                // Read last, after the record is in place: its checkpoint (if posted) must
+                // come after this event.
+                if reacts {
+                    // Outside the subscript access: the checkpoint re-enters this observer.
+                    let canRedo = manager.canRedo
+                    self.events[index].seen?.canRedo = canRedo
+                }
+            }
+        }
+
+        func takeEvents() -> [EventRecord] {
+            defer { events = [] }
+            return events
+        }
+
+        func register(_ action: Action, on target: Target) {
+            // The handler must not capture the target: the manager holds it weakly and the
+            // replaceTarget step relies on it dying.
+            manager.registerUndo(withTarget: target) { [unowned self] target in
+                self.perform(action, on: target)
+            }
+        }
+
+        private func perform(_ action: Action, on target: Target) {
+            let oldValue = target.state.value
+            target.state.value = action.setTo
+            target.state.log.append(LogEntry(value: action.setTo, groupingLevel: manager.groupingLevel))
+            if let inverse = action.inverse(restoring: oldValue) {
+                register(inverse, on: target)
+            }
+            if let name = action.innerName {
+                manager.setActionName(name)
+            }
+            if let flag = action.innerDiscardable {
+                manager.setActionIsDiscardable(flag)
+            }
+        }
+
+        func apply(_ step: Step, newTargetID: Int) {
+            switch step {
+            case let .edit(slot, value, remaining, innerName, innerDiscardable):
+                let target = slots[slot]
+                let oldValue = target.state.value
+                target.state.value = value
+                target.state.log.append(LogEntry(value: value, groupingLevel: manager.groupingLevel))
+                let undoAction = Action(
+                    targetID: target.id, setTo: oldValue, remaining: remaining,
+                    innerName: innerName, innerDiscardable: innerDiscardable)
+                register(undoAction, on: target)
+            case .begin: manager.beginUndoGrouping()
+            case .end: manager.endUndoGrouping()
+            case .undo: manager.undo()
+            case .undoNested: manager.undoNestedGroup()
+            case .redo: manager.redo()
+            case let .tick(mode): manager.runLoop.tick(mode: ModelBased.runLoopMode(mode))
+            case let .setLevels(levels): manager.levelsOfUndo = levels
+            case .disable: manager.disableUndoRegistration()
+            case .enable: manager.enableUndoRegistration()
+            case .removeAll: manager.removeAllActions()
+            case let .removeAllWithTarget(slot): manager.removeAllActions(withTarget: slots[slot])
+            case let .setName(name): manager.setActionName(name)
+            case let .setDiscardable(flag): manager.setActionIsDiscardable(flag)
+            case let .setUserInfo(key, value):
+                manager.setActionUserInfoValue(value, forKey: ModelBased.userInfoKey(key))
+            case let .setGroupsByEvent(flag): manager.groupsByEvent = flag
+            case let .setRunLoopModes(modes): manager.runLoopModes = modes.map(ModelBased.runLoopMode)
+            case let .replaceTarget(slot):
+                // The old object's only strong reference goes here.
+                replaced.append(WeakTarget(target: slots[slot]))
+                slots[slot] = Target(id: newTargetID)
+            }
+        }
+
+        func observe(stepEvents: [EventRecord]) -> Observation {
+            let keys = (0..<ModelBased.userInfoKeyCount).map(ModelBased.userInfoKey)
+            // canRedo first: its checkpoint must be the first query event on both sides.
+            let canRedo = manager.canRedo
+            var observed = Observation(
+                stepEvents: stepEvents,
+                canUndo: manager.canUndo,
+                canRedo: canRedo,
+                undoCount: manager.undoCount,
+                redoCount: manager.redoCount,
+                groupingLevel: manager.groupingLevel,
+                isUndoRegistrationEnabled: manager.isUndoRegistrationEnabled,
+                isUndoing: manager.isUndoing,
+                isRedoing: manager.isRedoing,
+                undoActionName: manager.undoActionName,
+                redoActionName: manager.redoActionName,
+                undoActionIsDiscardable: manager.undoActionIsDiscardable,
+                redoActionIsDiscardable: manager.redoActionIsDiscardable,
+                undoMenuItemTitle: manager.undoMenuItemTitle,
+                redoMenuItemTitle: manager.redoMenuItemTitle,
+                undoUserInfo: keys.map { manager.undoActionUserInfoValue(forKey: $0) as? Int },
+                redoUserInfo: keys.map { manager.redoActionUserInfoValue(forKey: $0) as? Int },
+                levelsOfUndo: manager.levelsOfUndo,
+                groupsByEvent: manager.groupsByEvent,
+                targets: slots.map(\.state),
+                replacedTargetsAlive: replaced.count(where: { $0.target != nil }),
+                queryEvents: [])
+            observed.queryEvents = takeEvents()
+            return observed
+        }
+    }
+
+    /// Drives the reference model through the same script.
+    final class ModelSide {
+        let model = Reference()
+        private(set) var slotIDs: [Int]
+
+        init(firstTargetIDs ids: [Int], reactions: Set<EventKind>) {
+            model.reactions = reactions
+            slotIDs = ids
+            for id in ids {
+                model.targets[id] = TargetState()
+            }
+        }
+
+        func apply(_ step: Step, newTargetID: Int) {
+            switch step {
+            case let .edit(slot, value, remaining, innerName, innerDiscardable):
+                let id = slotIDs[slot]
+                var state = model.targets[id]!
+                let oldValue = state.value
+                state.value = value
+                state.log.append(LogEntry(value: value, groupingLevel: model.currentNesting))
+                model.targets[id] = state
+                model.register(
+                    Action(
+                        targetID: id, setTo: oldValue, remaining: remaining,
+                        innerName: innerName, innerDiscardable: innerDiscardable))
+            case .begin: model.beginUndoGrouping()
+            case .end: model.endUndoGrouping()
+            case .undo: model.undo()
+            case .undoNested: model.undoNestedGroup()
+            case .redo: model.redo()
+            case let .tick(mode): model.tick(mode)
+            case let .setLevels(levels): model.setLevelsOfUndo(levels)
+            case .disable: model.disableUndoRegistration()
+            case .enable: model.enableUndoRegistration()
+            case .removeAll: model.removeAllActions()
+            case let .removeAllWithTarget(slot): model.removeAllActions(targetID: slotIDs[slot])
+            case let .setName(name): model.setActionName(name)
+            case let .setDiscardable(flag): model.setActionIsDiscardable(flag)
+            case let .setUserInfo(key, value): model.setActionUserInfoValue(value, forKey: key)
+            case let .setGroupsByEvent(flag): model.groupsByEvent = flag
+            case let .setRunLoopModes(modes): model.runLoopModes = modes
+            case let .replaceTarget(slot):
+                model.targets[slotIDs[slot]] = nil
+                slotIDs[slot] = newTargetID
+                model.targets[newTargetID] = TargetState()
+            }
+        }
+
+        func observe() -> Observation {
+            let stepEvents = model.events
+            model.events = []
+            let canRedo = model.canRedo()
+            let keys = 0..<ModelBased.userInfoKeyCount
+            // TM is a linear walk; read it once per stack.
+            let undoTop = model.undoStack.topInfo
+            let redoTop = model.redoStack.topInfo
+            var observed = Observation(
+                stepEvents: stepEvents,
+                canUndo: model.canUndo,
+                canRedo: canRedo,
+                undoCount: model.undoStack.closedGroupCount,
+                redoCount: model.redoStack.closedGroupCount,
+                groupingLevel: model.currentNesting,
+                isUndoRegistrationEnabled: model.isEnabled,
+                isUndoing: model.isUndoing,
+                isRedoing: model.isRedoing,
+                undoActionName: model.undoActionName,
+                redoActionName: model.redoActionName,
+                undoActionIsDiscardable: undoTop?.isDiscardable ?? false,
+                redoActionIsDiscardable: redoTop?.isDiscardable ?? false,
+                undoMenuItemTitle: model.undoMenuItemTitle,
+                redoMenuItemTitle: model.redoMenuItemTitle(),
+                undoUserInfo: keys.map { undoTop?.userInfo[$0] },
+                redoUserInfo: keys.map { redoTop?.userInfo[$0] },
+                levelsOfUndo: model.undoStack.limit,
+                groupsByEvent: model.groupsByEvent,
+                targets: slotIDs.map { model.targets[$0]! },
+                replacedTargetsAlive: 0,
+                queryEvents: [])
+            observed.queryEvents = model.events
+            model.events = []
+            return observed
+        }
+    }
+
+    /// The model and (optionally) UndoKit, set up alike and fed the same steps.
+    final class SideBySide {
+        let model: ModelSide
+        let real: RealSide?
+        /// Identities are allocated here, so they match on both sides.
+        private var nextTargetID = targetCount
+
+        init(_ setup: Setup, withUndoKit: Bool) {
+            let firstIDs = Array(0..<targetCount)
+            model = ModelSide(firstTargetIDs: firstIDs, reactions: setup.reactions)
+            model.model.groupsByEvent = setup.groupsByEvent
+            model.model.setLevelsOfUndo(setup.levelsOfUndo)
+            real = withUndoKit ? RealSide(firstTargetIDs: firstIDs, reactions: setup.reactions) : nil
+            real?.manager.groupsByEvent = setup.groupsByEvent
+            real?.manager.levelsOfUndo = setup.levelsOfUndo
+        }
+
+        /// `toModel: false` is for a step the model predicts to trap: only UndoKit runs it.
+        func apply(_ step: Step, toModel: Bool = true) {
+            let newTargetID = nextTargetID
+            if case .replaceTarget = step {
+                nextTargetID += 1
+            }
+            if toModel {
+                model.apply(step, newTargetID: newTargetID)
+            }
+            real?.apply(step, newTargetID: newTargetID)
+        }
+    }
+
+    /// Totals over a run, for the summary line and the coverage checks.
+    struct RunStatistics {
+        var scripts = 0
+        var stepsRun = 0
+        var stepsSkipped = 0
+        var failures = 0
+        var coverage: [String: Int] = [:]
+    }
+
+    /// A script as data, so a failing one can be replayed, trimmed and shrunk.
+    struct Script {
+        var setup: Setup
+        var steps: [Step]
+
+        /// Per-script seed: mixing the index through SplitMix64 decorrelates neighbouring
+        /// scripts and depends only on (master seed, index), so one script can be replayed
+        /// alone.
+        init(masterSeed: UInt64, index: Int) {
+            var mixer = SplitMix64(seed: masterSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+            var generator = ScriptGenerator(seed: mixer.next())
+            setup = generator.setup()
+            steps = (0..<generator.length()).map { _ in generator.step() }
+        }
+
+        init(setup: Setup, steps: [Step]) {
+            self.setup = setup
+            self.steps = steps
+        }
+    }
+
+    /// Where and how a script's run disagreed with the model.
+    struct Mismatch {
+        /// The script up to and including the step after which the observables differed.
+        var script: Script
+        /// Why each skipped step was skipped, by position.
+        var skipped: [Int: SkipReason]
+        var differences: [String]
+
+        var transcript: String {
+            script.steps.enumerated().map { position, step in
+                let skipped = skipped[position].map { "(skipped, \($0)) " } ?? ""
+                return "  \(position + 1). \(skipped)\(step)"
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// Runs `script` on UndoKit and on the model side by side; returns the first
+    /// disagreement (later steps would differ too). Steps the model predicts to trap are
+    /// skipped on both sides.
+    static func run(_ script: Script, trace: Bool, statistics: inout RunStatistics) -> Mismatch? {
+        let sides = SideBySide(script.setup, withUndoKit: true)
+        let (model, real) = (sides.model, sides.real!)
+        if trace {
+            print("[ModelBased] setup: \(script.setup)")
+        }
+        statistics.scripts += 1
+        defer { statistics.coverage.merge(model.model.coverage, uniquingKeysWith: +) }
+
+        var skipped: [Int: SkipReason] = [:]
+        for (position, step) in script.steps.enumerated() {
+            let skip = model.model.skipReason(for: step)
+            if trace {
+                // Printed before the step runs: if UndoKit traps, the last line names the step.
+                print("[ModelBased] \(position + 1). \(skip.map { "(skipped, \($0)) " } ?? "")\(step)")
+            }
+            if let skip {
+                skipped[position] = skip
+                statistics.stepsSkipped += 1
+                continue
+            }
+            sides.apply(step)
+            statistics.stepsRun += 1
+            real.manager.checkInvariants()
+
+            let expected = model.observe()
+            let actual = real.observe(stepEvents: real.takeEvents())
+            if expected != actual {
+                return Mismatch(
+                    script: Script(setup: script.setup, steps: Array(script.steps[...position])),
+                    skipped: skipped,
+                    differences: Observation.differences(expected: expected, actual: actual))
+            }
+        }
+        return nil
+    }
+
+    /// Greedy one-step-at-a-time shrinking: drops every step whose removal still leaves a
+    /// disagreement, until none can go. The result may show a different symptom than the
+    /// original, which is fine: it is a smaller disagreement.
+    static func shrink(_ mismatch: Mismatch, budget: Int = 3000) -> Mismatch {
+        var best = mismatch
+        var runsLeft = budget
+        var scratch = RunStatistics()
+        var shrunk = true
+        while shrunk && runsLeft > 0 {
+            shrunk = false
+            var position = best.script.steps.count - 1
+            while position >= 0 && runsLeft > 0 {
+                var candidate = best.script
+                candidate.steps.remove(at: position)
+                runsLeft -= 1
+                if let smaller = run(candidate, trace: false, statistics: &scratch) {
+                    best = smaller
+                    shrunk = true
+                }
+                position = min(position, best.script.steps.count) - 1
+            }
+        }
+        return best
+    }
+
+    /// A step the model predicts to trap, located in a generated script.
+    struct TrapSample: CustomStringConvertible {
+        var masterSeed: UInt64
+        var index: Int
+        var position: Int
+        var reason: SkipReason
+
+        var description: String {
+            "\(reason) at step \(position + 1) of script #\(index) (UNDOKIT_MODEL_SEED=\(masterSeed))"
+        }
+    }
+
+    /// What a trap prediction depends on, to sample predictions from different states.
+    struct TrapState: Hashable {
+        var reason: SkipReason
+        var nesting: Int
+        var autoPending: Bool
+        var groupsByEvent: Bool
+        var isEnabled: Bool
+    }
+
+    /// Runs the model alone over the first `scripts` scripts and keeps the first step of
+    /// each distinct (trap, state) pair: a wrong prediction usually shows in some state, not
+    /// in every state with the same trap.
+    static func trapSamples(masterSeed: UInt64, scripts: Int) -> [TrapSample] {
+        var found: Set<TrapState> = []
+        var samples: [TrapSample] = []
+        for index in 0..<scripts {
+            let script = Script(masterSeed: masterSeed, index: index)
+            let sides = SideBySide(script.setup, withUndoKit: false)
+            for (position, step) in script.steps.enumerated() {
+                guard let reason = sides.model.model.skipReason(for: step) else {
+                    sides.apply(step)
+                    continue
+                }
+                let model = sides.model.model
+                let state = TrapState(
+                    reason: reason, nesting: model.undoStack.nesting, autoPending: model.autoPending,
+                    groupsByEvent: model.groupsByEvent, isEnabled: model.isEnabled)
+                if reason.detail != nil && found.insert(state).inserted {
+                    samples.append(TrapSample(masterSeed: masterSeed, index: index, position: position, reason: reason))
+                }
+            }
+        }
+        return samples
+    }
+
+    /// Replays a script on UndoKit as the randomized test does, then runs the step at
+    /// `position`, which the model says traps. Meant to run inside an exit test.
+    static func replayIntoTrap(masterSeed: UInt64, index: Int, position: Int) {
+        let script = Script(masterSeed: masterSeed, index: index)
+        let sides = SideBySide(script.setup, withUndoKit: true)
+        for step in script.steps[..<position] where sides.model.model.skipReason(for: step) == nil {
+            sides.apply(step)
+        }
+        sides.apply(script.steps[position], toModel: false)
+    }
+
+    static func report(_ mismatch: Mismatch, shrunk: Mismatch, masterSeed: UInt64, index: Int) -> String {
+        """
+        Model and UndoKit disagree: master seed \(masterSeed), script #\(index) \
+        (replay: UNDOKIT_MODEL_SEED=\(masterSeed) UNDOKIT_MODEL_ONLY=\(index))
+        setup: \(mismatch.script.setup)
+        shrunk to \(shrunk.script.steps.count) steps:
+        \(shrunk.transcript)
+        differing observables after its last step:
+          \(shrunk.differences.joined(separator: "\n  "))
+        full script, up to the first disagreement:
+        \(mismatch.transcript)
+        differing observables after its last step:
+          \(mismatch.differences.joined(separator: "\n  "))
+        """
+    }
+}
+
+@Suite("ModelBased")
+struct ModelBasedTests {
+    static let defaultMasterSeed: UInt64 = 0x5EED_2024_0000_0002
+    static let defaultScriptCount = 3000
+    /// Enough to show a pattern, without flooding the log when something basic breaks.
+    static let maximumReportedFailures = 3
+
+    @Test("Random scripts agree with the reference model, step by step")
+    func randomScriptsMatchReferenceModel() {
+        let environment = ProcessInfo.processInfo.environment
+        let masterSeed = environment["UNDOKIT_MODEL_SEED"].flatMap { UInt64($0) } ?? Self.defaultMasterSeed
+        let scriptCount = environment["UNDOKIT_MODEL_SCRIPTS"].flatMap { Int($0) } ?? Self.defaultScriptCount
+        let only = environment["UNDOKIT_MODEL_ONLY"].flatMap { Int($0) }
+        let trace = environment["UNDOKIT_MODEL_TRACE"] != nil
+        let indices = only.map { [$0] } ?? Array(0..<scriptCount)
+        // 1-based step numbers to keep (with UNDOKIT_MODEL_ONLY): for cutting down by hand a
+        // script on which UndoKit traps, which kills the process before it can be shrunk.
+        let keep = environment["UNDOKIT_MODEL_KEEP"].map { Set($0.split(separator: ",").compactMap { Int($0) }) }
+
+        var statistics = ModelBased.RunStatistics()
+        let start = ContinuousClock.now
+        for index in indices {
+            var script = ModelBased.Script(masterSeed: masterSeed, index: index)
+            if let keep {
+                script.steps = script.steps.enumerated().filter { keep.contains($0.offset + 1) }.map(\.element)
+            }
+            if trace {
+                print("[ModelBased] script #\(index)")
+            }
+            guard let mismatch = ModelBased.run(script, trace: trace, statistics: &statistics) else { continue }
+            statistics.failures += 1
+            let shrunk = ModelBased.shrink(mismatch)
+            Issue.record(
+                Comment(
+                    rawValue: ModelBased.report(mismatch, shrunk: shrunk, masterSeed: masterSeed, index: index)))
+            if statistics.failures == Self.maximumReportedFailures {
+                break
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        print(
+            "[ModelBased] \(statistics.scripts) scripts, \(statistics.stepsRun) steps run, "
+                + "\(statistics.stepsSkipped) skipped, \(statistics.failures) failing, in \(elapsed); "
+                + "coverage: \(statistics.coverage.sorted { $0.key < $1.key })")
+
+        // The generator must keep reaching the situations the model was written for;
+        // otherwise a green run would prove little. Only meaningful for a full run.
+        if only == nil && scriptCount >= Self.defaultScriptCount && statistics.failures == 0 {
+            for situation in [
+                "empty group close cleared redo", "close trimmed undo stack", "levelsOfUndo setter trimmed",
+                "levelsOfUndo setter trimmed, group open", "undo of a nested group inside an open group",
+                "redo nested inside an open group", "undo while disabled", "redo while disabled",
+                "dead target skipped", "handler registered nothing", "tick while disabled",
+                "tick ignored: groupsByEvent switched off while pending", "tick ignored: mode not listed",
+                "undo after the automatic group was closed by hand", "begin at level 0 with the close still pending",
+                "metadata setter opened the automatic group", "name set while undoing", "name set while redoing",
+                "discardable group undone or redone", "removal dropped a top-level group",
+                "removal dropped a nested group", "removal kept a pre-existing empty group",
+                "removal emptied an open group and kept it", "observer read state while undoing or redoing",
+            ] {
+                #expect(statistics.coverage[situation, default: 0] > 0, "never reached: \(situation)")
+            }
+        }
+    }
+
+    @Test("Every trap the model predicts traps UndoKit too, with Apple's detail text")
+    func predictedTrapsTrapUndoKit() async {
+        // The randomized test skips these steps, so only this test shows the model is not
+        // skipping steps that are in fact legal (which would silently shrink coverage).
+        let samples = ModelBased.trapSamples(masterSeed: Self.defaultMasterSeed, scripts: 300)
+        let rules = Set(samples.map(\.reason.rule))
+        print("[ModelBased] checking \(samples.count) predicted traps, covering \(rules.sorted())")
+        #expect(rules.count == 9, "trap rows reached: \(rules.sorted())")
+        for sample in samples {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent], "\(sample)"
+            ) {
+                [seed = sample.masterSeed as UInt64, index = sample.index as Int, position = sample.position as Int] in
+                ModelBased.replayIntoTrap(masterSeed: seed, index: index, position: position)
+            }
+            if let result, let detail = sample.reason.detail {
+                let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+                #expect(message.contains(detail), "\(sample): the trap message was \(message)")
+            }
+        }
+    }
+}

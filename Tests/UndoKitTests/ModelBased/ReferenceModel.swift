@@ -1,0 +1,785 @@
+@testable import UndoKit
+
+// An independent reference model of Apple's UndoManager, written from
+// /work/shared/spec/undomanager-semantics.md (sections B, C, D, E) and not from UndoKit's
+// sources. It is deliberately naive: flat entry arrays, linear walks, a tree rebuilt for
+// removal. Clarity beats speed here; the stacks in a script stay small.
+//
+// The only UndoKit type it uses is `UndoManager.Event`, as the vocabulary for the
+// notification sequences it predicts.
+
+extension ModelBased {
+    /// A begin mark's metadata (spec B): what `setActionName`, `setActionIsDiscardable` and
+    /// `setActionUserInfoValue` write, and what travels with a group through undo and redo.
+    struct GroupInfo: Equatable {
+        var name: String?
+        var isDiscardable = false
+        var userInfo: [Int: Int] = [:]
+    }
+
+    /// One entry of a stack (spec B): groups are begin/end marks around their contents.
+    enum Entry {
+        case begin(GroupInfo)
+        case end
+        case action(Action)
+    }
+
+    /// A stack as spec B describes it: newest entry last.
+    struct Stack {
+        private(set) var entries: [Entry] = []
+        /// Open groups: begin marks without their end mark.
+        private(set) var nesting = 0
+        /// Top-level groups, an open top-level group included (spec B's `count`).
+        private(set) var count = 0
+        /// `levelsOfUndo`; only ever non-zero on the undo stack (spec R28).
+        var limit = 0
+
+        var isEmpty: Bool { entries.isEmpty }
+
+        var newestIsEnd: Bool {
+            if case .end? = entries.last { true } else { false }
+        }
+
+        var newestIsBegin: Bool {
+            if case .begin? = entries.last { true } else { false }
+        }
+
+        mutating func clear() {
+            entries = []
+            nesting = 0
+            count = 0
+        }
+
+        mutating func pushBegin() {
+            if nesting == 0 {
+                count += 1
+            }
+            entries.append(.begin(GroupInfo()))
+            nesting += 1
+        }
+
+        /// Spec R10 step 7: closing a top-level group over the limit drops the oldest one,
+        /// once.
+        mutating func pushEnd() {
+            precondition(nesting > 0, "model: end mark with no open group")
+            entries.append(.end)
+            nesting -= 1
+            if nesting == 0 && limit > 0 && count > limit {
+                dropOldestTopLevelGroup()
+            }
+        }
+
+        /// Spec R7: appending at the end puts the action in the innermost open group.
+        mutating func append(_ action: Action) {
+            precondition(nesting > 0, "model: action with no open group")
+            entries.append(.action(action))
+        }
+
+        /// Spec R19 step 8: the redo group built by an undo is discarded if it stayed empty.
+        mutating func closeDiscardingIfEmpty() {
+            if newestIsBegin {
+                entries.removeLast()
+                nesting -= 1
+                if nesting == 0 {
+                    count -= 1
+                }
+            } else {
+                pushEnd()
+            }
+        }
+
+        /// Spec R28 setter: drop oldest groups until the count (open group included) fits.
+        mutating func trimToLimit() {
+            guard limit > 0 else { return }
+            while count > limit {
+                dropOldestTopLevelGroup()
+            }
+        }
+
+        private mutating func dropOldestTopLevelGroup() {
+            let end = endIndex(ofGroupStartingAt: 0)
+            precondition(end != nil, "model: the oldest top-level group is open")
+            entries.removeSubrange(0..<end!)
+            count -= 1
+        }
+
+        /// The index just past the end mark that closes the group beginning at `start`, or
+        /// nil if that group is still open.
+        private func endIndex(ofGroupStartingAt start: Int) -> Int? {
+            var depth = 0
+            for index in start..<entries.count {
+                switch entries[index] {
+                case .begin: depth += 1
+                case .end:
+                    depth -= 1
+                    if depth == 0 {
+                        return index + 1
+                    }
+                case .action: break
+                }
+            }
+            return nil
+        }
+
+        /// Spec B's `TM`: the begin mark of the outermost open group, else of the newest
+        /// closed top-level group.
+        private var topMarkIndex: Int? {
+            var counter = nesting
+            for index in entries.indices.reversed() {
+                switch entries[index] {
+                case .end: counter += 1
+                case .begin:
+                    counter -= 1
+                    if counter == 0 {
+                        return index
+                    }
+                case .action: break
+                }
+            }
+            return nil
+        }
+
+        var topInfo: GroupInfo? {
+            guard let index = topMarkIndex, case let .begin(info) = entries[index] else { return nil }
+            return info
+        }
+
+        mutating func updateTopInfo(_ update: (inout GroupInfo) -> Void) {
+            guard let index = topMarkIndex, case var .begin(info) = entries[index] else {
+                preconditionFailure("model: no top-level mark to update")
+            }
+            update(&info)
+            entries[index] = .begin(info)
+        }
+
+        /// Spec R26 as UndoKit reads it: end marks at relative depth 0, walking from the
+        /// newest entry and stopping at the innermost open group's begin mark.
+        var closedGroupCount: Int {
+            var depth = 0
+            var closed = 0
+            for entry in entries.reversed() {
+                switch entry {
+                case .end:
+                    if depth == 0 {
+                        closed += 1
+                    }
+                    depth += 1
+                case .begin:
+                    if depth == 0 {
+                        return closed
+                    }
+                    depth -= 1
+                case .action: break
+                }
+            }
+            return closed
+        }
+
+        /// Spec R19 step 7 / R21 step 6: removes the newest closed group (top-level or
+        /// nested in an open one) and returns its contents, oldest first.
+        mutating func popNewestClosedGroup() -> [Entry] {
+            precondition(newestIsEnd, "model: newest entry is not an end mark")
+            var depth = 0
+            var start = entries.count - 1
+            for index in entries.indices.reversed() {
+                switch entries[index] {
+                case .end: depth += 1
+                case .begin: depth -= 1
+                case .action: break
+                }
+                if depth == 0 {
+                    start = index
+                    break
+                }
+            }
+            let contents = Array(entries[(start + 1)..<(entries.count - 1)])
+            entries.removeSubrange(start...)
+            // With a group open the newest closed group sits inside it, so it is not
+            // top-level.
+            if nesting == 0 {
+                count -= 1
+            }
+            return contents
+        }
+
+        /// Spec R33: removes the target's actions everywhere; a closed group that had
+        /// contents and lost them all goes too (recursively outward), but groups that were
+        /// already empty, and open groups, stay.
+        /// Returns what happened, for the coverage counters.
+        @discardableResult
+        mutating func removeActions(targetID: Int) -> Set<String> {
+            var happened: Set<String> = []
+            let pruned = Self.prune(Self.tree(of: entries), targetID: targetID, depth: 0, happened: &happened)
+            entries = Self.flatten(pruned)
+            count = pruned.count
+            return happened
+        }
+
+        private indirect enum Node {
+            case group(GroupInfo, [Node], isClosed: Bool)
+            case action(Action)
+        }
+
+        private static func tree(of entries: [Entry]) -> [Node] {
+            var roots: [Node] = []
+            var frames: [(info: GroupInfo, children: [Node])] = []
+            func add(_ node: Node) {
+                if frames.isEmpty {
+                    roots.append(node)
+                } else {
+                    frames[frames.count - 1].children.append(node)
+                }
+            }
+            for entry in entries {
+                switch entry {
+                case let .begin(info):
+                    frames.append((info, []))
+                case .end:
+                    let frame = frames.removeLast()
+                    add(.group(frame.info, frame.children, isClosed: true))
+                case let .action(action):
+                    add(.action(action))
+                }
+            }
+            // Open groups are each the newest child of their parent, so folding the
+            // remaining frames innermost-first rebuilds them in place.
+            while let frame = frames.popLast() {
+                add(.group(frame.info, frame.children, isClosed: false))
+            }
+            return roots
+        }
+
+        private static func flatten(_ nodes: [Node]) -> [Entry] {
+            var entries: [Entry] = []
+            for node in nodes {
+                switch node {
+                case let .action(action):
+                    entries.append(.action(action))
+                case let .group(info, children, isClosed):
+                    entries.append(.begin(info))
+                    entries += flatten(children)
+                    if isClosed {
+                        entries.append(.end)
+                    }
+                }
+            }
+            return entries
+        }
+
+        private static func prune(_ nodes: [Node], targetID: Int, depth: Int, happened: inout Set<String>) -> [Node] {
+            nodes.compactMap { node in
+                switch node {
+                case let .action(action):
+                    return action.targetID == targetID ? nil : node
+                case let .group(info, children, isClosed):
+                    let kept = prune(children, targetID: targetID, depth: depth + 1, happened: &happened)
+                    if isClosed && !children.isEmpty && kept.isEmpty {
+                        happened.insert(
+                            depth == 0 ? "removal dropped a top-level group" : "removal dropped a nested group")
+                        return nil
+                    }
+                    if children.isEmpty {
+                        happened.insert("removal kept a pre-existing empty group")
+                    } else if kept.isEmpty {
+                        happened.insert("removal emptied an open group and kept it")
+                    }
+                    return .group(info, kept, isClosed: isClosed)
+                }
+            }
+        }
+    }
+
+    /// One change of a target: the value it was set to and `groupingLevel` at that moment
+    /// (spec R13: inside an undo action that is the redo stack's level).
+    struct LogEntry: Equatable, CustomStringConvertible {
+        var value: Int
+        var groupingLevel: Int
+
+        var description: String { "\(value)@\(groupingLevel)" }
+    }
+
+    /// The observable state of one target object.
+    struct TargetState: Equatable, CustomStringConvertible {
+        var value = 0
+        /// Every change, in order: makes invocation order observable.
+        var log: [LogEntry] = []
+
+        var description: String { "\(value) \(log)" }
+    }
+
+    /// What a reacting observer reads in the middle of an operation.
+    struct Seen: Equatable, CustomStringConvertible {
+        var canUndo: Bool
+        var canRedo: Bool
+        var undoCount: Int
+        var redoCount: Int
+        var undoActionName: String
+        var redoActionName: String
+
+        var description: String {
+            "{canUndo \(canUndo) canRedo \(canRedo) counts \(undoCount)/\(redoCount) "
+                + "names \"\(undoActionName)\"/\"\(redoActionName)\"}"
+        }
+    }
+
+    /// A notification with what an observer sees when it arrives: `groupingLevel` (the
+    /// bracketed levels of spec D), `isUndoing`/`isRedoing` (spec R27), and more if the
+    /// observer reacts to this kind.
+    struct EventRecord: Equatable, CustomStringConvertible {
+        var event: UndoManager.Event
+        var groupingLevel: Int
+        var isUndoing: Bool
+        var isRedoing: Bool
+        var seen: Seen?
+
+        var description: String {
+            let name =
+                switch event {
+                case .checkpoint: "CP"
+                case .didOpenUndoGroup: "DO"
+                case .willCloseUndoGroup: "WC"
+                case let .didCloseUndoGroup(isDiscardable): isDiscardable ? "DC{disc}" : "DC"
+                case .willUndoChange: "WU"
+                case let .didUndoChange(isDiscardable): isDiscardable ? "DU{disc}" : "DU"
+                case .willRedoChange: "WR"
+                case let .didRedoChange(isDiscardable): isDiscardable ? "DR{disc}" : "DR"
+                }
+            return "\(name)[\(groupingLevel)\(isUndoing ? ",undoing" : "")\(isRedoing ? ",redoing" : "")]"
+                + (seen.map { "\($0)" } ?? "")
+        }
+    }
+
+    /// Why a generated step is not run.
+    struct SkipReason: Hashable, CustomStringConvertible {
+        /// The spec E row and C rule.
+        var rule: String
+        /// Apple's detail text of the trap; nil for a step skipped because the spec leaves
+        /// its outcome open.
+        var detail: String?
+        /// Which of the routes to this trap the state took.
+        var situation: String
+
+        var description: String {
+            "\(rule): \(detail ?? "unsettled") [\(situation)]"
+        }
+    }
+
+    /// The reference manager: spec B's state plus the spec C rules, one method per public
+    /// call. Methods assume the call does not trap; `skipReason(for:)` is asked first.
+    final class Reference {
+        var undoStack = Stack()
+        var redoStack = Stack()
+        var isUndoing = false
+        var isRedoing = false
+        var autoPending = false
+        var groupsByEvent = true
+        var disableCount = 0
+        var runLoopModes: [Mode] = [.standard]
+
+        /// Notifications posted so far (the harness takes them after each step).
+        var events: [EventRecord] = []
+        /// The kinds on which the test's observer reads state and `canRedo`.
+        var reactions: Set<EventKind> = []
+        /// Living targets by identity; a released target's actions find nothing here and are
+        /// skipped (spec H3).
+        var targets: [Int: TargetState] = [:]
+        /// How often interesting situations arose, to check the generator reaches them.
+        var coverage: [String: Int] = [:]
+
+        private var isBusy: Bool { isUndoing || isRedoing }
+        var isEnabled: Bool { disableCount == 0 }
+
+        /// Spec B: registrations go to the redo stack while undoing; spec R13:
+        /// `groupingLevel` is this.
+        var currentNesting: Int {
+            isUndoing ? redoStack.nesting : undoStack.nesting
+        }
+
+        private func withCurrentStack<Result>(_ body: (inout Stack) -> Result) -> Result {
+            isUndoing ? body(&redoStack) : body(&undoStack)
+        }
+
+        private func post(_ event: UndoManager.Event) {
+            let reacts = reactions.contains(EventKind(event))
+            events.append(
+                EventRecord(
+                    event: event, groupingLevel: currentNesting, isUndoing: isUndoing, isRedoing: isRedoing,
+                    seen: reacts ? seen : nil))
+            // The observer's canRedo posts a checkpoint of its own, except inside a
+            // checkpoint (spec R43); that nested checkpoint's own canRedo is then dropped.
+            if reacts && event != .checkpoint {
+                post(.checkpoint)
+            }
+            if reacts && isBusy {
+                cover("observer read state while undoing or redoing")
+            }
+            switch event {
+            case .didUndoChange(true), .didRedoChange(true): cover("discardable group undone or redone")
+            default: break
+            }
+        }
+
+        private func cover(_ situation: String) {
+            coverage[situation, default: 0] += 1
+        }
+
+        // MARK: Traps (spec E)
+
+        /// Whether R5 would open a group, or one is open already: otherwise registration and
+        /// the three metadata setters trap (E6–E9).
+        private var canReachOpenGroup: Bool {
+            undoStack.nesting > 0 || (groupsByEvent && !autoPending)
+        }
+
+        /// Why nothing is open for E6–E9, to tell the two routes there apart.
+        private var noGroupSituation: String {
+            groupsByEvent ? "automatic group closed by hand" : "groupsByEvent off"
+        }
+
+        /// The reason the script must skip `step` from the current state (top level, not
+        /// busy): the spec E trap it would hit, or an unsettled point of the spec; nil if the
+        /// step is safe.
+        func skipReason(for step: Step) -> SkipReason? {
+            func trap(_ rule: String, _ detail: String, _ situation: String) -> SkipReason {
+                SkipReason(rule: rule, detail: detail, situation: situation)
+            }
+            let mustBegin = "must begin a group before registering undo"
+            switch step {
+            case .edit:
+                return isEnabled && !canReachOpenGroup ? trap("E6 (R6)", mustBegin, noGroupSituation) : nil
+            case .setName:
+                return isEnabled && !canReachOpenGroup ? trap("E7 (R34)", mustBegin, noGroupSituation) : nil
+            case .setDiscardable:
+                return isEnabled && !canReachOpenGroup
+                    ? trap("E8 (R40)", "must begin a group before setting undo action discardability", noGroupSituation)
+                    : nil
+            case .setUserInfo:
+                return isEnabled && !canReachOpenGroup
+                    ? trap("E9 (R41)", "must begin a group before setting undo action user info", noGroupSituation)
+                    : nil
+            case .end:
+                return isEnabled && undoStack.nesting == 0
+                    ? trap("E1 (R10)", "endUndoGrouping called with no matching begin", "nothing open") : nil
+            case let .tick(mode):
+                let closes = runLoopModes.contains(mode) && groupsByEvent && autoPending
+                return closes && isEnabled && undoStack.nesting == 0
+                    ? trap(
+                        "E1 (R15, R17)", "endUndoGrouping called with no matching begin",
+                        "tick after the automatic group was closed by hand") : nil
+            case .undo:
+                // R18 step 2 closes a level-1 automatic group, unless disabled (a no-op close).
+                let closesAutomaticGroup = autoPending && undoStack.nesting == 1 && isEnabled
+                let remaining = closesAutomaticGroup ? 0 : undoStack.nesting
+                guard remaining != 0 else { return nil }
+                let situation =
+                    remaining >= 2
+                    ? "two or more levels open"
+                    : autoPending ? "automatic group not closed: registration disabled" : "explicit group open"
+                return trap("E3 (R18)", "undo was called with too many nested undo groups", situation)
+            case .undoNested:
+                return !undoStack.isEmpty && !undoStack.newestIsEnd
+                    ? trap("E4 (R19)", "call endUndoGrouping before calling this method", "open group on top") : nil
+            case .enable:
+                return disableCount == 0
+                    ? trap(
+                        "E2 (R29)",
+                        "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration",
+                        "not disabled") : nil
+            case .setRunLoopModes:
+                // Not a trap: while a close is pending, Apple keeps the modes it was scheduled
+                // with (R46) while UndoKit's tick reads the current ones (issue 2's tick
+                // definition). Steering clear keeps the test on settled ground.
+                return autoPending
+                    ? SkipReason(rule: "R46", detail: nil, situation: "runLoopModes changed while a close is pending")
+                    : nil
+            case .begin, .redo, .setLevels, .disable, .removeAll, .removeAllWithTarget, .setGroupsByEvent,
+                .replaceTarget:
+                return nil
+            }
+        }
+
+        // MARK: Registration and groups
+
+        /// Spec R2–R7.
+        func register(_ action: Action) {
+            guard isEnabled else { return }
+            if !isBusy {
+                redoStack.clear()
+            }
+            prepareEventGroup()
+            precondition(currentNesting > 0, "model: registration would trap (E6)")
+            withCurrentStack { $0.append(action) }
+        }
+
+        /// Spec R5: `autoPending`, not merely "nothing open", decides.
+        private func prepareEventGroup() {
+            if groupsByEvent && !autoPending && currentNesting == 0 {
+                autoPending = true
+                beginUndoGrouping(isAutomatic: true)
+            }
+        }
+
+        /// Spec R9. `isAutomatic` only keeps R5's own call out of the coverage counter.
+        func beginUndoGrouping(isAutomatic: Bool = false) {
+            guard isEnabled else { return }
+            if !isAutomatic && !isBusy && groupsByEvent && autoPending && currentNesting == 0 {
+                cover("begin at level 0 with the close still pending")
+            }
+            if !isBusy {
+                prepareEventGroup()
+            }
+            if !(groupsByEvent && currentNesting == 0) {
+                post(.checkpoint)
+            }
+            withCurrentStack { $0.pushBegin() }
+            if !isBusy {
+                post(.didOpenUndoGroup)
+            }
+        }
+
+        /// Spec R10.
+        func endUndoGrouping() {
+            guard isEnabled else { return }
+            post(.checkpoint)
+            precondition(currentNesting > 0, "model: end would trap (E1)")
+            if !isBusy {
+                post(.willCloseUndoGroup)
+            }
+            let isDiscardable = withCurrentStack { $0.topInfo?.isDiscardable ?? false }
+            let closesEmptyGroup = withCurrentStack { $0.newestIsBegin }
+            if closesEmptyGroup && !isBusy {
+                if redoStack.count > 0 {
+                    cover("empty group close cleared redo")
+                }
+                redoStack.clear()
+            }
+            let before = undoStack.count
+            withCurrentStack { $0.pushEnd() }
+            if undoStack.count < before {
+                cover("close trimmed undo stack")
+            }
+            if !isBusy {
+                post(.didCloseUndoGroup(isDiscardable: isDiscardable))
+            }
+        }
+
+        /// Spec R15, for a tick in `mode`.
+        func tick(_ mode: Mode) {
+            if autoPending && runLoopModes.contains(mode) && !groupsByEvent {
+                cover("tick ignored: groupsByEvent switched off while pending")
+            }
+            if autoPending && groupsByEvent && !runLoopModes.contains(mode) {
+                cover("tick ignored: mode not listed")
+            }
+            guard runLoopModes.contains(mode), groupsByEvent, autoPending else { return }
+            autoPending = false
+            if !isEnabled {
+                cover("tick while disabled")
+            }
+            endUndoGrouping()
+        }
+
+        // MARK: Undo and redo
+
+        /// Spec R18.
+        func undo() {
+            post(.checkpoint)
+            if autoPending && undoStack.nesting == 1 {
+                endUndoGrouping()
+                autoPending = false
+            }
+            precondition(undoStack.nesting == 0, "model: undo would trap (E3)")
+            undoNestedGroup()
+        }
+
+        /// Spec R19.
+        func undoNestedGroup() {
+            post(.checkpoint)
+            guard !undoStack.isEmpty else { return }
+            precondition(undoStack.newestIsEnd, "model: undoNestedGroup would trap (E4)")
+            if undoStack.nesting > 0 {
+                cover("undo of a nested group inside an open group")
+            }
+            if !isEnabled {
+                cover("undo while disabled")
+            }
+            if autoPending && undoStack.nesting == 0 {
+                cover("undo after the automatic group was closed by hand")
+            }
+            isUndoing = true
+            post(.willUndoChange)
+            // Step 6 and step 9 both read TM(U) before the pop: with an open parent that is
+            // the parent's metadata, not the undone group's.
+            let undone = undoStack.topInfo
+            beginUndoGrouping()
+            if isEnabled, let undone {
+                redoStack.updateTopInfo { $0 = undone }
+            }
+            perform(undoStack.popNewestClosedGroup())
+            if isEnabled {
+                post(.checkpoint)
+                redoStack.closeDiscardingIfEmpty()
+            }
+            post(.didUndoChange(isDiscardable: undone?.isDiscardable ?? false))
+            isUndoing = false
+        }
+
+        /// Spec R21.
+        func redo() {
+            post(.checkpoint)  // the canRedo of step 1
+            guard redoStack.count != 0 else { return }
+            isRedoing = true
+            precondition(redoStack.newestIsEnd, "model: redo would trap (E5)")
+            if undoStack.nesting > 0 {
+                cover("redo nested inside an open group")
+            }
+            if !isEnabled {
+                cover("redo while disabled")
+            }
+            post(.willRedoChange)
+            let redone = redoStack.topInfo
+            beginUndoGrouping()
+            if isEnabled, let redone {
+                // TM(U) is the outermost open group: the redo group itself, or the open
+                // group it is nested in.
+                undoStack.updateTopInfo { $0 = redone }
+            }
+            perform(redoStack.popNewestClosedGroup())
+            post(.checkpoint)
+            endUndoGrouping()
+            post(.didRedoChange(isDiscardable: redone?.isDiscardable ?? false))
+            isRedoing = false
+        }
+
+        /// Invokes a popped group's actions newest first (spec R20), nested groups included
+        /// (spec R11).
+        private func perform(_ contents: [Entry]) {
+            for entry in contents.reversed() {
+                if case let .action(action) = entry {
+                    perform(action)
+                }
+            }
+        }
+
+        /// What the test's handler does: set the value, register the inverse, and maybe
+        /// name or flag the group being built.
+        private func perform(_ action: Action) {
+            guard var target = targets[action.targetID] else {
+                cover("dead target skipped")
+                return
+            }
+            let oldValue = target.value
+            target.value = action.setTo
+            target.log.append(LogEntry(value: action.setTo, groupingLevel: currentNesting))
+            targets[action.targetID] = target
+            if let inverse = action.inverse(restoring: oldValue) {
+                register(inverse)
+            } else {
+                cover("handler registered nothing")
+            }
+            if let name = action.innerName {
+                cover(isUndoing ? "name set while undoing" : "name set while redoing")
+                setActionName(name)
+            }
+            if let flag = action.innerDiscardable {
+                setActionIsDiscardable(flag)
+            }
+        }
+
+        // MARK: Limits, clearing, enabling
+
+        /// Spec R28.
+        func setLevelsOfUndo(_ levels: Int) {
+            undoStack.limit = levels
+            let before = undoStack.count
+            undoStack.trimToLimit()
+            if undoStack.count < before {
+                cover(undoStack.nesting > 0 ? "levelsOfUndo setter trimmed, group open" : "levelsOfUndo setter trimmed")
+            }
+        }
+
+        /// Spec R31.
+        func removeAllActions() {
+            undoStack.clear()
+            redoStack.clear()
+            disableCount = 0
+            autoPending = false
+            isUndoing = false
+            isRedoing = false
+        }
+
+        /// Spec R33.
+        func removeAllActions(targetID: Int) {
+            let happened = undoStack.removeActions(targetID: targetID)
+                .union(redoStack.removeActions(targetID: targetID))
+            for situation in happened {
+                cover(situation)
+            }
+        }
+
+        /// Spec R29.
+        func disableUndoRegistration() {
+            disableCount += 1
+        }
+
+        func enableUndoRegistration() {
+            precondition(disableCount > 0, "model: enable would trap (E2)")
+            disableCount -= 1
+        }
+
+        // MARK: Metadata (spec R34, R40, R41)
+
+        private func updateOutermostOpenGroup(_ update: (inout GroupInfo) -> Void) {
+            guard isEnabled else { return }
+            if !isBusy && groupsByEvent && !autoPending && currentNesting == 0 {
+                cover("metadata setter opened the automatic group")
+            }
+            prepareEventGroup()
+            precondition(currentNesting > 0, "model: metadata setter would trap (E7-E9)")
+            withCurrentStack { $0.updateTopInfo(update) }
+        }
+
+        func setActionName(_ name: String) {
+            updateOutermostOpenGroup { $0.name = name }
+        }
+
+        func setActionIsDiscardable(_ flag: Bool) {
+            updateOutermostOpenGroup { $0.isDiscardable = flag }
+        }
+
+        func setActionUserInfoValue(_ value: Int?, forKey key: Int) {
+            updateOutermostOpenGroup { $0.userInfo[key] = value }
+        }
+
+        // MARK: Queries (spec R24–R26, R36, R38, R40)
+
+        var canUndo: Bool { undoStack.count != 0 }
+
+        /// What a reacting observer reads; `canRedo` here without its checkpoint, which
+        /// `post` accounts for.
+        private var seen: Seen {
+            Seen(
+                canUndo: canUndo, canRedo: redoStack.count != 0, undoCount: undoStack.closedGroupCount,
+                redoCount: redoStack.closedGroupCount, undoActionName: undoActionName,
+                redoActionName: redoActionName)
+        }
+
+        /// Posts a checkpoint (spec R25).
+        func canRedo() -> Bool {
+            post(.checkpoint)
+            return redoStack.count != 0
+        }
+
+        var undoActionName: String { undoStack.topInfo?.name ?? "" }
+        var redoActionName: String { redoStack.topInfo?.name ?? "" }
+
+        var undoMenuItemTitle: String {
+            canUndo && !undoActionName.isEmpty ? "Undo \(undoActionName)" : "Undo"
+        }
+
+        /// Posts a checkpoint, through `canRedo` (spec R38).
+        func redoMenuItemTitle() -> String {
+            canRedo() && !redoActionName.isEmpty ? "Redo \(redoActionName)" : "Redo"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Testing
+@testable import UndoKit
+
+// The reference model checked on its own against rows of spec D and a few quirks of spec C,
+// without UndoKit: when the randomized test and UndoKit disagree, these say whether the
+// model at least reproduces the spec's literal examples.
+
+extension ModelBased.Reference {
+    /// A model with one living target (id 0) and no events recorded yet.
+    static func withTarget() -> ModelBased.Reference {
+        let model = ModelBased.Reference()
+        model.targets[0] = ModelBased.TargetState()
+        return model
+    }
+
+    /// Registers an action on target 0 that re-registers its inverse forever.
+    func registerPingPong() {
+        register(ModelBased.Action(targetID: 0, setTo: 1, remaining: nil, innerName: nil, innerDiscardable: nil))
+    }
+
+    /// The events since the last call, in spec D's notation ("CP[1]", "WU[0,undoing]").
+    func takeEvents() -> [String] {
+        defer { events = [] }
+        return events.map(\.description)
+    }
+}
+
+@Suite("ModelBased reference model follows spec D")
+struct ModelBasedReferenceModelTests {
+    @Test func registrationOpensTheAutomaticGroup() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        #expect(model.takeEvents() == ["DO[1]"])
+        // R26 quirk: the open group counts for canUndo, not for undoCount.
+        #expect(model.canUndo && model.undoStack.closedGroupCount == 0)
+    }
+
+    @Test func beginAtLevelZeroOpensTwoLevels() {
+        let model = ModelBased.Reference.withTarget()
+        model.beginUndoGrouping()
+        #expect(model.takeEvents() == ["DO[1]", "CP[1]", "DO[2]"])
+        #expect(model.undoStack.nesting == 2)
+    }
+
+    @Test func beginAfterManualCloseOfTheAutomaticGroup() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        model.endUndoGrouping()
+        #expect(model.takeEvents() == ["DO[1]", "CP[1]", "WC[1]", "DC[0]"])
+        #expect(model.skipReason(for: .tick(.standard)) != nil)  // R17
+        #expect(model.skipReason(for: .setName("x")) != nil)
+        model.beginUndoGrouping()
+        #expect(model.takeEvents() == ["DO[1]"])
+        #expect(model.skipReason(for: .tick(.standard)) == nil)  // closes this group instead
+    }
+
+    @Test func undoClosesTheAutomaticGroupThenUndoesIt() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        _ = model.takeEvents()
+        model.undo()
+        #expect(
+            model.takeEvents() == [
+                "CP[1]", "CP[1]", "WC[1]", "DC[0]", "CP[0]", "WU[0,undoing]", "CP[1,undoing]", "DU[0,undoing]",
+            ])
+        #expect(model.targets[0]?.value == 1)
+        #expect(model.redoStack.closedGroupCount == 1 && model.undoStack.isEmpty)
+    }
+
+    @Test func undoAndRedoWithoutGroupsByEvent() {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.beginUndoGrouping()
+        model.registerPingPong()
+        model.endUndoGrouping()
+        #expect(model.takeEvents() == ["CP[0]", "DO[1]", "CP[1]", "WC[1]", "DC[0]"])
+        model.undo()
+        #expect(
+            model.takeEvents() == [
+                "CP[0]", "CP[0]", "WU[0,undoing]", "CP[0,undoing]", "CP[1,undoing]", "DU[0,undoing]",
+            ])
+        model.redo()
+        #expect(
+            model.takeEvents() == [
+                "CP[0]", "WR[0,redoing]", "CP[0,redoing]", "CP[1,redoing]", "CP[1,redoing]", "DR[0,redoing]",
+            ])
+    }
+
+    @Test func redoWithGroupsByEvent() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        model.tick(.standard)
+        model.undo()
+        _ = model.takeEvents()
+        model.redo()
+        #expect(model.takeEvents() == ["CP[0]", "WR[0,redoing]", "CP[1,redoing]", "CP[1,redoing]", "DR[0,redoing]"])
+    }
+
+    @Test func undoAndRedoWhileDisabled() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        model.tick(.standard)
+        model.undo()
+        _ = model.takeEvents()
+        model.disableUndoRegistration()
+        model.redo()
+        #expect(model.takeEvents() == ["CP[0]", "WR[0,redoing]", "CP[0,redoing]", "DR[0,redoing]"])
+        #expect(!model.canUndo)  // nothing recorded while disabled
+    }
+
+    @Test func emptyGroupsAreKeptAndClearRedo() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        model.tick(.standard)
+        model.undo()
+        #expect(model.redoStack.count == 1)
+        model.setActionName("Empty")  // R37: opens the automatic group
+        model.tick(.standard)
+        #expect(model.redoStack.count == 0)
+        #expect(model.undoStack.closedGroupCount == 1 && model.undoActionName == "Empty")
+    }
+
+    @Test func removalByTargetKeepsPreexistingEmptyAndOpenGroups() {
+        let model = ModelBased.Reference.withTarget()
+        model.targets[1] = ModelBased.TargetState()
+        model.groupsByEvent = false
+        model.beginUndoGrouping()  // A: keeps a pre-existing empty child, loses its action
+        model.beginUndoGrouping()
+        model.endUndoGrouping()
+        model.registerPingPong()
+        model.endUndoGrouping()
+        model.beginUndoGrouping()  // B: only target 0, emptied: removed
+        model.registerPingPong()
+        model.endUndoGrouping()
+        model.beginUndoGrouping()  // C: open, emptied: kept
+        model.registerPingPong()
+        model.removeAllActions(targetID: 0)
+        #expect(model.undoStack.count == 2 && model.undoStack.nesting == 1)
+        model.endUndoGrouping()
+        #expect(model.undoStack.closedGroupCount == 2)
+    }
+
+    @Test func levelsOfUndoTrimsOnlyTheUndoStack() {
+        let model = ModelBased.Reference.withTarget()
+        for _ in 0..<3 {
+            model.registerPingPong()
+            model.tick(.standard)
+        }
+        model.undo()
+        model.undo()
+        model.setLevelsOfUndo(1)
+        #expect(model.undoStack.count == 1 && model.redoStack.count == 2)
+        model.redo()  // the redone group pushes the oldest one out
+        #expect(model.undoStack.count == 1 && model.redoStack.count == 1)
+        #expect(model.targets[0]?.log.map(\.value) == [1, 1, 1])
+    }
+}
