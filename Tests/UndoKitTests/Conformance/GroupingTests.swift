@@ -135,6 +135,24 @@ struct GroupingTests {
         #expect(fixture.state == ManagerState())
     }
 
+    @Test("R11: a group holding one closed single-action group keeps it when it closes")
+    func groupOfOneNestedGroup() {
+        // Regression: compacting single-action groups once dropped the nested group here.
+        let fixture = Fixture()
+        let doc = Document()
+        fixture.manager.beginUndoGrouping()         // automatic + explicit
+        fixture.manager.beginUndoGrouping()
+        fixture.change(doc, to: 1)
+        fixture.manager.endUndoGrouping()
+        fixture.manager.runLoop.tick()              // closes the explicit group
+        fixture.manager.endUndoGrouping()           // closes the automatic group by hand
+        #expect(fixture.state.undoCount == 1)
+        fixture.manager.undo()
+        #expect(doc.value == 0)
+        fixture.manager.redo()
+        #expect(doc.value == 1)
+    }
+
     @Test("R13: groupingLevel is the redo stack's level while undoing")
     func groupingLevelWhileUndoing() {
         let fixture = Fixture()

@@ -1,0 +1,151 @@
+extension Command {
+    /// The word that starts a command, matched case-insensitively.
+    ///
+    /// ```swift
+    /// Command.Verb(rawValue: "mv")?.usage   // "mv <n> <m>"
+    /// ```
+    public enum Verb: String, CaseIterable, Hashable, Sendable {
+        /// `add <title>`
+        ///
+        /// ```swift
+        /// Command.Verb.add.usage   // "add <title>"
+        /// ```
+        case add
+        /// `edit <n> <title>`
+        ///
+        /// ```swift
+        /// Command.Verb.edit.usage   // "edit <n> <title>"
+        /// ```
+        case edit
+        /// `detail <n> [text]`
+        ///
+        /// ```swift
+        /// Command.Verb.detail.usage   // "detail <n> [text]"
+        /// ```
+        case detail
+        /// `priority <n> low|medium|high`
+        ///
+        /// ```swift
+        /// Command.Verb.priority.usage   // "priority <n> low|medium|high"
+        /// ```
+        case priority
+        /// `done <n>`
+        ///
+        /// ```swift
+        /// Command.Verb.done.usage   // "done <n>"
+        /// ```
+        case done
+        /// `undone <n>`
+        ///
+        /// ```swift
+        /// Command.Verb.undone.usage   // "undone <n>"
+        /// ```
+        case undone
+        /// `rm <n>`
+        ///
+        /// ```swift
+        /// Command.Verb.rm.usage   // "rm <n>"
+        /// ```
+        case rm
+        /// `mv <n> <m>`
+        ///
+        /// ```swift
+        /// Command.Verb.mv.usage   // "mv <n> <m>"
+        /// ```
+        case mv
+        /// `list`
+        ///
+        /// ```swift
+        /// Command.Verb.list.usage   // "list"
+        /// ```
+        case list
+        /// `undo`
+        ///
+        /// ```swift
+        /// Command.Verb.undo.usage   // "undo"
+        /// ```
+        case undo
+        /// `redo`
+        ///
+        /// ```swift
+        /// Command.Verb.redo.usage   // "redo"
+        /// ```
+        case redo
+        /// `begin [name]`
+        ///
+        /// ```swift
+        /// Command.Verb.begin.usage   // "begin [name]"
+        /// ```
+        case begin
+        /// `end`
+        ///
+        /// ```swift
+        /// Command.Verb.end.usage   // "end"
+        /// ```
+        case end
+        /// `history`
+        ///
+        /// ```swift
+        /// Command.Verb.history.usage   // "history"
+        /// ```
+        case history
+        /// `help`
+        ///
+        /// ```swift
+        /// Command.Verb.help.usage   // "help"
+        /// ```
+        case help
+        /// `quit`
+        ///
+        /// ```swift
+        /// Command.Verb.quit.usage   // "quit"
+        /// ```
+        case quit
+
+        /// The verb and its arguments, as shown in error messages and `help`.
+        ///
+        /// ```swift
+        /// print("usage: \(Command.Verb.done.usage)")   // "usage: done <n>"
+        /// ```
+        public var usage: String {
+            switch self {
+            case .add: "add <title>"
+            case .edit: "edit <n> <title>"
+            case .detail: "detail <n> [text]"
+            case .priority: "priority <n> low|medium|high"
+            case .done: "done <n>"
+            case .undone: "undone <n>"
+            case .rm: "rm <n>"
+            case .mv: "mv <n> <m>"
+            case .list, .undo, .redo, .end, .history, .help, .quit: rawValue
+            case .begin: "begin [name]"
+            }
+        }
+
+        /// What the command does, in a few words, for `help`.
+        ///
+        /// ```swift
+        /// Command.Verb.rm.summary   // "remove item n"
+        /// ```
+        public var summary: String {
+            switch self {
+            case .add: "add an item at the end"
+            case .edit: "change the title of item n"
+            case .detail: "set the detail of item n (none: remove it)"
+            case .priority: "set the priority of item n"
+            case .done: "mark item n done"
+            case .undone: "mark item n not done"
+            case .rm: "remove item n"
+            case .mv: "move item n to position m"
+            case .list: "show the items"
+            case .undo: "undo the last step"
+            case .redo: "redo the last undone step"
+            case .begin: "start a group: the lines until end are one undo step"
+            case .end: "end the group"
+            case .history: "show the undo and redo steps, newest first"
+            case .help: "show this help"
+            case .quit: "save and exit (end of input does the same)"
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Why a line of input is not a valid command.
+///
+/// Its ``description`` is the one-line message the REPL prints, naming the problem and, when
+/// the verb is known, its usage.
+///
+/// ```swift
+/// do {
+///     _ = try Command(parsing: "done")
+/// } catch {
+///     print("error: \(error)")   // "error: missing <n> (usage: done <n>)"
+/// }
+/// ```
+public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The first word is not a command.
+    ///
+    /// ```swift
+    /// try Command(parsing: "frob")   // throws .unknownCommand("frob")
+    /// ```
+    case unknownCommand(String)
+    /// A required argument, such as `<n>` or `<title>`, is missing.
+    ///
+    /// ```swift
+    /// try Command(parsing: "mv 1")   // throws .missingArgument(.mv, "<m>")
+    /// ```
+    case missingArgument(Command.Verb, String)
+    /// An item number is not a positive whole number.
+    ///
+    /// ```swift
+    /// try Command(parsing: "rm first")   // throws .invalidItemNumber(.rm, "first")
+    /// ```
+    case invalidItemNumber(Command.Verb, String)
+    /// The priority is not low, medium or high.
+    ///
+    /// ```swift
+    /// try Command(parsing: "priority 1 urgent")   // throws .invalidPriority("urgent")
+    /// ```
+    case invalidPriority(String)
+    /// Something follows a command that takes no more arguments.
+    ///
+    /// ```swift
+    /// try Command(parsing: "list all")   // throws .unexpectedArgument(.list, "all")
+    /// ```
+    case unexpectedArgument(Command.Verb, String)
+
+    /// The verb whose usage applies, if the verb was recognised.
+    ///
+    /// ```swift
+    /// CommandParseError.invalidPriority("urgent").verb   // .priority
+    /// ```
+    public var verb: Command.Verb? {
+        switch self {
+        case .unknownCommand: nil
+        case .missingArgument(let verb, _), .invalidItemNumber(let verb, _), .unexpectedArgument(let verb, _): verb
+        case .invalidPriority: .priority
+        }
+    }
+
+    /// The problem, without the usage.
+    ///
+    /// ```swift
+    /// CommandParseError.missingArgument(.add, "<title>").problem   // "missing <title>"
+    /// ```
+    public var problem: String {
+        switch self {
+        case .unknownCommand(let word): "unknown command \"\(word)\""
+        case .missingArgument(_, let argument): "missing \(argument)"
+        case .invalidItemNumber(_, let text): "\"\(text)\" is not an item number (items are numbered from 1)"
+        case .invalidPriority(let text): "\"\(text)\" is not a priority"
+        case .unexpectedArgument(let verb, let text): "unexpected \"\(text)\" after \(verb.rawValue)"
+        }
+    }
+
+    /// The problem followed by the usage, on one line.
+    ///
+    /// ```swift
+    /// CommandParseError.unknownCommand("frob").description
+    /// // "unknown command \"frob\" (type help for the list of commands)"
+    /// ```
+    public var description: String {
+        if let verb {
+            "\(problem) (usage: \(verb.usage))"
+        } else {
+            "\(problem) (type help for the list of commands)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where the REPL reads its input and writes its output.
+///
+/// ``standard`` is the process's standard streams; tests build one from closures to feed
+/// scripted input and capture what is written.
+///
+/// ```swift
+/// var lines = ["add Buy milk", "list"][...]
+/// var output = ""
+/// let console = Console(
+///     isInteractive: false,
+///     readLine: { lines.popFirst() },
+///     write: { output += $0 },
+///     writeError: { output += $0 }
+/// )
+/// ```
+public struct Console {
+    /// Whether a person is typing: the REPL then shows a prompt and greets on standard output.
+    ///
+    /// ```swift
+    /// if console.isInteractive { console.write("todo> ") }
+    /// ```
+    public var isInteractive: Bool
+    /// Returns the next line without its newline, or `nil` at the end of input.
+    ///
+    /// ```swift
+    /// while let line = console.readLine() { print(line) }
+    /// ```
+    public var readLine: () -> String?
+    /// Writes text to the output as is; the caller includes newlines.
+    ///
+    /// ```swift
+    /// console.write("1. [ ] Buy milk\n")
+    /// ```
+    public var write: (String) -> Void
+    /// Writes text to the error output as is; the caller includes newlines.
+    ///
+    /// ```swift
+    /// console.writeError("error: unknown command \"frob\"\n")
+    /// ```
+    public var writeError: (String) -> Void
+
+    /// Creates a console from its parts.
+    ///
+    /// ```swift
+    /// let silent = Console(isInteractive: false, readLine: { nil }, write: { _ in }, writeError: { _ in })
+    /// ```
+    public init(
+        isInteractive: Bool,
+        readLine: @escaping () -> String?,
+        write: @escaping (String) -> Void,
+        writeError: @escaping (String) -> Void
+    ) {
+        self.isInteractive = isInteractive
+        self.readLine = readLine
+        self.write = write
+        self.writeError = writeError
+    }
+
+    /// Standard input, output and error; interactive when standard input is a terminal.
+    ///
+    /// ```swift
+    /// let status = TODOCommandLine.run(arguments: [], environment: [:], console: .standard)
+    /// ```
+    public static var standard: Console {
+        Console(
+            isInteractive: isatty(STDIN_FILENO) == 1,
+            readLine: { Swift.readLine(strippingNewline: true) },
+            // FileHandle writes go straight to the descriptor, so a prompt without a newline
+            // appears at once and output stays ordered with standard error.
+            write: { try? FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) },
+            writeError: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
+        )
+    }
+}

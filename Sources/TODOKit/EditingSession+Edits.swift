@@ -1,0 +1,182 @@
+import Foundation
+import UndoKit
+
+extension EditingSession {
+    /// Appends a new item and returns it.
+    ///
+    /// The undo step is named `Add "<title>"`. Surrounding spaces are trimmed from `title`.
+    ///
+    /// ```swift
+    /// let item = try session.add("Buy milk", priority: .high)
+    /// session.undoManager.undoActionName   // "Add \"Buy milk\""
+    /// ```
+    ///
+    /// - Throws: ``EditingSessionError/emptyTitle``, ``EditingSessionError/multipleLines``, or
+    ///   ``EditingSessionError/editOutsideGroup``; nothing changes then.
+    @discardableResult
+    public func add(_ title: String, detail: String = "", priority: TODOItem.Priority = .medium) throws(EditingSessionError) -> TODOItem {
+        let item = TODOItem(title: try Self.validTitle(title), detail: try Self.validLine(detail), priority: priority)
+        try perform(.insert(item, at: list.count), named: "Add \(Self.quoted(item.title))")
+        return item
+    }
+
+    /// Replaces the title of the item at `position`.
+    ///
+    /// ```swift
+    /// try session.setTitle("Buy oat milk", at: 0)   // undo step "Edit \"Buy oat milk\""
+    /// ```
+    ///
+    /// - Returns: `false` if the title was already `title`; nothing is recorded then.
+    @discardableResult
+    public func setTitle(_ title: String, at position: Int) throws(EditingSessionError) -> Bool {
+        let title = try Self.validTitle(title)
+        return try update(at: position, named: "Edit \(Self.quoted(title))") { $0.title = title }
+    }
+
+    /// Replaces the detail text of the item at `position`; an empty `detail` removes it.
+    ///
+    /// ```swift
+    /// try session.setDetail("2 litres", at: 0)   // undo step "Edit Detail of \"Buy milk\""
+    /// ```
+    ///
+    /// - Returns: `false` if the detail was already `detail`; nothing is recorded then.
+    @discardableResult
+    public func setDetail(_ detail: String, at position: Int) throws(EditingSessionError) -> Bool {
+        let detail = try Self.validLine(detail)
+        return try update(at: position, named: { "Edit Detail of \(Self.quoted($0.title))" }) { $0.detail = detail }
+    }
+
+    /// Sets the priority of the item at `position`.
+    ///
+    /// ```swift
+    /// try session.setPriority(.high, at: 0)   // undo step "Set Priority of \"Buy milk\""
+    /// ```
+    ///
+    /// - Returns: `false` if the item already had `priority`; nothing is recorded then.
+    @discardableResult
+    public func setPriority(_ priority: TODOItem.Priority, at position: Int) throws(EditingSessionError) -> Bool {
+        try update(at: position, named: { "Set Priority of \(Self.quoted($0.title))" }) { $0.priority = priority }
+    }
+
+    /// Marks the item at `position` done or not done.
+    ///
+    /// ```swift
+    /// try session.setDone(true, at: 0)   // undo step "Mark \"Buy milk\" Done"
+    /// ```
+    ///
+    /// - Returns: `false` if the item was already in that state; nothing is recorded then.
+    @discardableResult
+    public func setDone(_ isDone: Bool, at position: Int) throws(EditingSessionError) -> Bool {
+        try update(at: position, named: { "Mark \(Self.quoted($0.title)) \(isDone ? "Done" : "Not Done")" }) {
+            $0.isDone = isDone
+        }
+    }
+
+    /// Removes the item at `position` and returns it; undo puts it back at the same position
+    /// with the same identity.
+    ///
+    /// ```swift
+    /// let removed = try session.remove(at: 0)   // undo step "Remove \"Buy milk\""
+    /// ```
+    @discardableResult
+    public func remove(at position: Int) throws(EditingSessionError) -> TODOItem {
+        let item = try self.item(at: position)
+        try perform(.remove(at: position), named: "Remove \(Self.quoted(item.title))")
+        return item
+    }
+
+    /// Moves the item at `source` so that it ends up at `destination`, shifting the items in
+    /// between.
+    ///
+    /// ```swift
+    /// try session.move(from: 2, to: 0)   // the third item becomes the first
+    /// ```
+    ///
+    /// - Returns: `false` if `source == destination`; nothing is recorded then.
+    @discardableResult
+    public func move(from source: Int, to destination: Int) throws(EditingSessionError) -> Bool {
+        let item = try self.item(at: source)
+        _ = try self.item(at: destination)
+        guard source != destination else { return false }
+        try perform(.move(from: source, to: destination), named: "Move \(Self.quoted(item.title))")
+        return true
+    }
+}
+
+extension EditingSession {
+    func item(at position: Int) throws(EditingSessionError) -> TODOItem {
+        guard list.contains(position: position) else {
+            throw .noSuchItem(position: position, count: list.count)
+        }
+        return list.items[position]
+    }
+
+    private func update(
+        at position: Int,
+        named name: String,
+        _ edit: (inout TODOItem) -> Void
+    ) throws(EditingSessionError) -> Bool {
+        try update(at: position, named: { _ in name }, edit)
+    }
+
+    private func update(
+        at position: Int,
+        named name: (TODOItem) -> String,
+        _ edit: (inout TODOItem) -> Void
+    ) throws(EditingSessionError) -> Bool {
+        let old = try item(at: position)
+        var new = old
+        edit(&new)
+        // An unchanged item would still leave an undo step that does nothing visible.
+        guard new != old else { return false }
+        try perform(.replace(at: position, with: new), named: name(old))
+        return true
+    }
+
+    /// Applies a user's edit and records its inverse as one undoable action named `name`.
+    func perform(_ change: TODOList.Change, named name: String) throws(EditingSessionError) {
+        try prepareToRegister()
+        let inverse = list.apply(change)
+        changeCount += 1
+        register(inverse)
+        undoManager.setActionName(name)
+        // Registration has just cleared the manager's redo stack; mirror that.
+        redoNames.removeAll()
+    }
+
+    /// Registers `change` as the undo action for what just happened.
+    ///
+    /// The handler receives the session from the manager, which holds it weakly, so the closure
+    /// captures only the change value and the manager never keeps the session alive.
+    func register(_ change: TODOList.Change) {
+        undoManager.registerUndo(withTarget: self) { session in
+            session.replay(change)
+        }
+    }
+
+    /// Runs inside `undo()`/`redo()`: the manager has opened the redo (or undo) group, so the
+    /// registration below lands there. The action name travels with the group on its own.
+    private func replay(_ change: TODOList.Change) {
+        // Undo and redo run strictly in reverse order of the changes they revert, so positions
+        // always exist; checking anyway means a bug elsewhere could never turn into a trap here.
+        guard list.canApply(change) else { return }
+        let inverse = list.apply(change)
+        changeCount += 1
+        register(inverse)
+    }
+
+    static func validTitle(_ title: String) throws(EditingSessionError) -> String {
+        let title = try validLine(title)
+        guard !title.isEmpty else { throw .emptyTitle }
+        return title
+    }
+
+    static func validLine(_ text: String) throws(EditingSessionError) -> String {
+        guard !text.contains(where: \.isNewline) else { throw .multipleLines }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func quoted(_ title: String) -> String {
+        "\"\(title)\""
+    }
+}

@@ -1,0 +1,106 @@
+import UndoKit
+
+/// The editable TODO list: every change goes through one `UndoManager`, so each can be undone
+/// and redone any number of times.
+///
+/// The session owns its undo manager and that manager's `SimulatedRunLoop`. Each edit applies
+/// itself to ``list``, registers its exact inverse with `registerUndo(withTarget:handler:)` and
+/// names the step with `setActionName(_:)`. An inverse, when run by `undo()`, registers the
+/// original change again, which is what makes redo work; when run by `redo()`, it registers the
+/// inverse again, so the cycle continues indefinitely. Items come back with the same identity
+/// and at the same position.
+///
+/// With `groupsByEvent` (the default) all edits between two calls of ``endEvent()`` form one
+/// undo step, like all the changes one keystroke makes in an app. ``beginGroup(named:)`` and
+/// ``endGroup()`` make one step out of several events.
+///
+/// Every method checks its preconditions and throws ``EditingSessionError`` instead of letting
+/// the undo manager reach one of its programmer-error traps.
+///
+/// ```swift
+/// let session = EditingSession()
+/// try session.add("Buy milk")
+/// session.endEvent()                      // one event = one undo step
+/// try session.undo()                      // "Undo Add \"Buy milk\""
+/// session.list.isEmpty                    // true
+/// try session.redo()                      // "Redo Add \"Buy milk\""
+/// ```
+///
+/// `EditingSession` is not `Sendable`: like `UndoManager`, it belongs to the isolation domain
+/// that created it.
+public final class EditingSession {
+    /// The undo manager that records every edit.
+    ///
+    /// Read its state freely (`canUndo`, `undoMenuItemTitle`, …). Calling its grouping, undo or
+    /// redo methods directly bypasses the session's checks and bookkeeping.
+    ///
+    /// ```swift
+    /// session.undoManager.canUndo
+    /// ```
+    public let undoManager: UndoManager
+
+    /// The list as it is now.
+    ///
+    /// ```swift
+    /// for line in session.list.lines { print(line) }
+    /// ```
+    public internal(set) var list: TODOList
+
+    /// Counts every change of ``list``, by edits, undo and redo alike; a caller that remembers
+    /// the value at its last save knows whether it must save again.
+    ///
+    /// ```swift
+    /// let before = session.changeCount
+    /// try session.undo()
+    /// let mustSave = session.changeCount != before
+    /// ```
+    public internal(set) var changeCount = 0
+
+    /// The explicit groups begun with ``beginGroup(named:)`` and not yet ended, outermost first.
+    var openGroups: [OpenGroup] = []
+
+    /// Explicit groups ended by ``endGroup()`` in this event and still open on the manager
+    /// until the event ends; see `closeEndedGroups()`.
+    var endedGroupCount = 0
+
+    /// Action names of the closed top-level undo and redo groups, oldest first. The undo
+    /// manager exposes only the newest name of each stack, so the session mirrors the stacks.
+    var undoNames: [String] = []
+    var redoNames: [String] = []
+
+    /// Creates a session editing `list`, with an empty undo history.
+    ///
+    /// ```swift
+    /// let session = EditingSession(list: try store.load())
+    /// let manual = EditingSession(groupsByEvent: false)   // every edit needs a group
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - list: The starting list; loading it is not an undoable step.
+    ///   - groupsByEvent: The undo manager's `groupsByEvent`. When `false`, edits must happen
+    ///     inside ``beginGroup(named:)``/``endGroup()``. Don't change it on ``undoManager``
+    ///     afterwards: the session relies on it to know which groups are open.
+    public init(list: TODOList = TODOList(), groupsByEvent: Bool = true) {
+        self.list = list
+        undoManager = UndoManager()
+        undoManager.groupsByEvent = groupsByEvent
+    }
+
+    /// The run loop whose ``endEvent()`` ticks close the automatic undo group.
+    ///
+    /// ```swift
+    /// session.runLoop.tick()   // the same as session.endEvent(), minus the bookkeeping
+    /// ```
+    public var runLoop: SimulatedRunLoop { undoManager.runLoop }
+}
+
+extension EditingSession {
+    /// An explicit group as the user sees it. It is opened on the undo manager only when an
+    /// edit needs it (or an event with edits ends while it is open), so `begin` followed by
+    /// `end` with nothing in between leaves no empty undo step behind: the manager keeps empty
+    /// groups, and closing one clears redo.
+    struct OpenGroup {
+        var name: String?
+        var isOpenOnManager = false
+    }
+}

@@ -1,0 +1,79 @@
+/// Why an ``EditingSession`` refused a request; the list and the undo history are unchanged.
+///
+/// ```swift
+/// do {
+///     try session.remove(at: 7)
+/// } catch let error as EditingSessionError {
+///     print("error: \(error)")   // "error: no item 8; the list has 2 items"
+/// }
+/// ```
+public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The position names no item. Positions are zero-based; the description shows them
+    /// one-based, as `list` numbers them.
+    ///
+    /// ```swift
+    /// EditingSessionError.noSuchItem(position: 3, count: 2).description
+    /// // "no item 4; the list has 2 items"
+    /// ```
+    case noSuchItem(position: Int, count: Int)
+    /// A title must contain something other than spaces.
+    ///
+    /// ```swift
+    /// try session.add("   ")   // throws .emptyTitle
+    /// ```
+    case emptyTitle
+    /// Titles and details are single lines, so that `list` prints one line per item.
+    ///
+    /// ```swift
+    /// try session.add("Buy\nmilk")   // throws .multipleLines
+    /// ```
+    case multipleLines
+    /// `undo` or `redo` while an explicit group is open: the undo manager requires groups to
+    /// be closed first.
+    ///
+    /// ```swift
+    /// session.beginGroup()
+    /// try session.undo()   // throws .groupOpen
+    /// ```
+    case groupOpen
+    /// ``EditingSession/endGroup()`` without a matching ``EditingSession/beginGroup(named:)``.
+    ///
+    /// ```swift
+    /// try EditingSession().endGroup()   // throws .noGroupOpen
+    /// ```
+    case noGroupOpen
+    /// An edit outside any group while `groupsByEvent` is off, where the undo manager has no
+    /// group to record it in.
+    ///
+    /// ```swift
+    /// try EditingSession(groupsByEvent: false).add("Buy milk")   // throws .editOutsideGroup
+    /// ```
+    case editOutsideGroup
+
+    /// A one-line explanation for the user.
+    ///
+    /// ```swift
+    /// print("error: \(error.description)")
+    /// ```
+    public var description: String {
+        switch self {
+        case .noSuchItem(let position, let count):
+            let number = position + 1
+            return switch count {
+            case 0: "no item \(number); the list is empty"
+            case 1: "no item \(number); the list has 1 item"
+            default: "no item \(number); the list has \(count) items"
+            }
+        case .emptyTitle:
+            return "the title is empty"
+        case .multipleLines:
+            return "titles and details must be a single line"
+        case .groupOpen:
+            return "a group is open; type \"end\" first"
+        case .noGroupOpen:
+            return "no group is open (\"end\" must follow \"begin\")"
+        case .editOutsideGroup:
+            return "groupsByEvent is off, so edits must happen between begin and end"
+        }
+    }
+}

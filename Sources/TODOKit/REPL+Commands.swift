@@ -1,0 +1,83 @@
+extension REPL {
+    /// Runs one parsed command and prints its result; returns `false`, after printing the
+    /// error, if it failed (and so changed nothing).
+    func execute(_ command: Command) -> Bool {
+        do {
+            try run(command)
+            return true
+        } catch {
+            fail(message(for: error, running: command))
+            return false
+        }
+    }
+
+    private func run(_ command: Command) throws(EditingSessionError) {
+        switch command {
+        case .add(let title):
+            try session.add(title)
+            say(session.list.line(at: session.list.count - 1))
+        case .edit(let number, let title):
+            report(try session.setTitle(title, at: number - 1), at: number - 1)
+        case .detail(let number, let text):
+            report(try session.setDetail(text, at: number - 1), at: number - 1)
+        case .priority(let number, let priority):
+            report(try session.setPriority(priority, at: number - 1), at: number - 1)
+        case .done(let number):
+            report(try session.setDone(true, at: number - 1), at: number - 1)
+        case .undone(let number):
+            report(try session.setDone(false, at: number - 1), at: number - 1)
+        case .remove(let number):
+            let item = try session.remove(at: number - 1)
+            say("Removed \"\(item.title)\"")
+        case .move(let number, let destination):
+            report(try session.move(from: number - 1, to: destination - 1), at: destination - 1)
+        case .list:
+            session.list.lines.forEach(say)
+        case .undo:
+            say(try session.undo() ?? "Nothing to undo")
+        case .redo:
+            say(try session.redo() ?? "Nothing to redo")
+        case .begin(let name):
+            session.beginGroup(named: name)
+            say(name.map { "Group \"\($0)\" started; type end to finish it" } ?? "Group started; type end to finish it")
+        case .end:
+            try session.endGroup()
+            say("Group ended")
+        case .history:
+            printHistory()
+        case .help:
+            console.write(TODOCommandLine.helpText)
+        case .quit:
+            // `handle(line:)` stops at quit before executing it.
+            break
+        }
+    }
+
+    private func report(_ changed: Bool, at position: Int) {
+        let line = session.list.line(at: position)
+        say(changed ? line : "\(line)  (unchanged)")
+    }
+
+    private func printHistory() {
+        let history = session.history
+        say("Undo (newest first):")
+        var undo = history.undo
+        if let current = history.inProgress {
+            undo.insert("\(current)  (in progress)", at: 0)
+        }
+        (undo.isEmpty ? ["(none)"] : undo).forEach { say("  " + $0) }
+        say("Redo (newest first):")
+        (history.redo.isEmpty ? ["(none)"] : history.redo).forEach { say("  " + $0) }
+    }
+
+    private func message(for error: EditingSessionError, running command: Command) -> String {
+        switch error {
+        case .groupOpen:
+            "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
+        case .noGroupOpen:
+            "\"end\" without \"begin\" (usage: begin [name], then end)"
+        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup:
+            "\(error) (usage: \(command.verb.usage))"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// The `todo` program: argument handling, the data file, and the choice between the REPL and
+/// a single command.
+///
+/// ```
+/// todo [--file PATH]                      read commands from standard input
+/// todo [--file PATH] <command> [args…]   run one command and exit
+/// ```
+///
+/// The `todo` executable is `exit(TODOCommandLine.run(…))`; tests call ``run(arguments:environment:console:)``
+/// with their own console and environment.
+///
+/// ```swift
+/// let status = TODOCommandLine.run(
+///     arguments: ["--file", "/tmp/todo.json", "add", "Buy", "milk"],
+///     environment: ProcessInfo.processInfo.environment,
+///     console: .standard
+/// )
+/// ```
+public enum TODOCommandLine {
+    /// Runs `todo` with `arguments` (without the program name) and returns its exit status:
+    /// 0 on success; 1 if a command failed, the data file could not be read, or a change could
+    /// not be saved; 2 for invalid options.
+    ///
+    /// ```swift
+    /// exit(TODOCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),
+    ///                          environment: ProcessInfo.processInfo.environment,
+    ///                          console: .standard))
+    /// ```
+    public static func run(arguments: [String], environment: [String: String], console: Console) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation(arguments: arguments)
+        } catch {
+            console.writeError("todo: \(error.message)\n\(usage)")
+            return 2
+        }
+        if invocation.wantsHelp {
+            console.write(usage + "\n" + helpText)
+            return 0
+        }
+
+        let fileURL = invocation.file.map { URL(fileURLWithPath: $0) }
+            ?? TODOStore.defaultFileURL(environment: environment)
+        let store = TODOStore(fileURL: fileURL)
+        let list: TODOList
+        do {
+            list = try store.load()
+        } catch {
+            // Nothing has been written: the unreadable file stays exactly as it is.
+            console.writeError("todo: \(error)\n")
+            return 1
+        }
+
+        let session = EditingSession(list: list)
+        guard !invocation.command.isEmpty else {
+            return REPL(session: session, store: store, console: console).run()
+        }
+        var oneShot = console
+        oneShot.isInteractive = false
+        let repl = REPL(session: session, store: store, console: oneShot)
+        repl.handle(line: invocation.command.joined(separator: " "))
+        return repl.hadErrors ? 1 : 0
+    }
+
+    /// How to invoke the program.
+    ///
+    /// ```swift
+    /// print(TODOCommandLine.usage)
+    /// ```
+    public static var usage: String {
+        """
+        usage: todo [--file PATH]                     read commands from standard input
+               todo [--file PATH] <command> [args…]   run one command and exit
+        The data file is --file, else $TODO_FILE, else $XDG_DATA_HOME/undokit-todo/todo.json,
+        else ~/.local/share/undokit-todo/todo.json.
+
+        """
+    }
+
+    /// The text the `help` command prints.
+    ///
+    /// ```swift
+    /// print(TODOCommandLine.helpText)
+    /// ```
+    public static var helpText: String {
+        let width = Command.Verb.allCases.map(\.usage.count).max() ?? 0
+        let commands = Command.Verb.allCases.map { verb in
+            "  " + verb.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + verb.summary
+        }
+        return """
+            Commands (case-insensitive; <n> is an item number as shown by list):
+            \(commands.joined(separator: "\n"))
+            One line is one undo step: separate commands with ";" to undo them together,
+            or put lines between begin and end.
+            The list is saved after every change. Undo history lasts only as long as this
+            process: "todo <command>" runs one command and exits, so it cannot be undone later.
+
+            """
+    }
+}
+
+extension TODOCommandLine {
+    /// The parsed command line.
+    struct Invocation: Equatable {
+        var file: String?
+        var wantsHelp = false
+        var command: [String] = []
+
+        struct Failure: Error {
+            var message: String
+        }
+
+        /// Options come first; the first other word starts the command, so the command's own
+        /// words may start with a dash (`todo add -5 degrees`).
+        init(arguments: [String]) throws(Failure) {
+            var remaining = arguments[...]
+            while let argument = remaining.first, argument.hasPrefix("-") {
+                remaining = remaining.dropFirst()
+                switch argument {
+                case "--":
+                    command = Array(remaining)
+                    return
+                case "-h", "--help":
+                    wantsHelp = true
+                case "--file":
+                    guard let path = remaining.popFirst(), !path.isEmpty else {
+                        throw Failure(message: "--file needs a path")
+                    }
+                    file = path
+                case let option where option.hasPrefix("--file="):
+                    let path = String(option.dropFirst("--file=".count))
+                    guard !path.isEmpty else { throw Failure(message: "--file needs a path") }
+                    file = path
+                default:
+                    throw Failure(message: "unknown option \(argument)")
+                }
+            }
+            command = Array(remaining)
+        }
+    }
+}

@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+@testable import TODOKit
+
+@Suite struct REPLTests {
+    /// A REPL over an in-memory session, optionally saving to `store`.
+    static func make(
+        _ list: TODOList = [],
+        store: TODOStore? = nil,
+        interactive: Bool = false
+    ) -> (REPL, ScriptedConsole) {
+        let console = ScriptedConsole(isInteractive: interactive)
+        return (REPL(session: EditingSession(list: list), store: store, console: console.console), console)
+    }
+
+    /// Runs `line` and returns what it printed on standard output.
+    static func run(_ line: String, _ repl: REPL, _ console: ScriptedConsole) -> [String] {
+        console.clear()
+        repl.handle(line: line)
+        return console.outputLines
+    }
+
+    // MARK: The Core Data article's scenarios, one line per event
+
+    @Test(arguments: CoreDataScenario.allCases)
+    func coreDataScenarioThroughTheREPL(scenario: CoreDataScenario) throws {
+        let (repl, console) = Self.make(scenario.start)
+        let session = repl.session
+
+        _ = Self.run(scenario.command, repl, console)
+        #expect(scenario.isChanged(session.list))
+        let changed = session.list
+        #expect(session.undoManager.groupingLevel == 0, "the line's tick closed the automatic group")
+        #expect(session.canUndo)
+        #expect(!session.canRedo)
+
+        #expect(Self.run("undo", repl, console) == ["Undo \(scenario.actionName)"])
+        #expect(session.list == scenario.start)
+        #expect(!session.canUndo)
+        #expect(session.canRedo)
+
+        #expect(Self.run("redo", repl, console) == ["Redo \(scenario.actionName)"])
+        #expect(session.list == changed)
+        #expect(session.canUndo)
+        #expect(!session.canRedo)
+        #expect(console.errors.isEmpty)
+    }
+
+    // MARK: Output
+
+    @Test func commandsPrintWhatTheyDid() {
+        let (repl, console) = Self.make()
+        #expect(Self.run("list", repl, console) == ["(empty)"])
+        #expect(Self.run("add Buy milk", repl, console) == ["1. [ ] Buy milk"])
+        #expect(Self.run("add Buy eggs", repl, console) == ["2. [ ] Buy eggs"])
+        #expect(Self.run("edit 2 Buy ten eggs", repl, console) == ["2. [ ] Buy ten eggs"])
+        #expect(Self.run("detail 2 free range", repl, console) == ["2. [ ] Buy ten eggs  — free range"])
+        #expect(Self.run("detail 2", repl, console) == ["2. [ ] Buy ten eggs"])
+        #expect(Self.run("priority 1 high", repl, console) == ["1. [ ] Buy milk  (high priority)"])
+        #expect(Self.run("done 1", repl, console) == ["1. [x] Buy milk  (high priority)"])
+        #expect(Self.run("done 1", repl, console) == ["1. [x] Buy milk  (high priority)  (unchanged)"])
+        #expect(Self.run("undone 1", repl, console) == ["1. [ ] Buy milk  (high priority)"])
+        #expect(Self.run("mv 2 1", repl, console) == ["1. [ ] Buy ten eggs"])
+        #expect(Self.run("list", repl, console) == ["1. [ ] Buy ten eggs", "2. [ ] Buy milk  (high priority)"])
+        #expect(Self.run("rm 2", repl, console) == ["Removed \"Buy milk\""])
+        #expect(Self.run("undo", repl, console) == ["Undo Remove \"Buy milk\""])
+        #expect(Self.run("redo", repl, console) == ["Redo Remove \"Buy milk\""])
+        #expect(Self.run("redo", repl, console) == ["Nothing to redo"])
+        #expect(console.errors.isEmpty)
+        #expect(!repl.hadErrors)
+    }
+
+    @Test func undoAndRedoSayWhenThereIsNothingToDo() {
+        let (repl, console) = Self.make()
+        #expect(Self.run("undo", repl, console) == ["Nothing to undo"])
+        #expect(Self.run("redo", repl, console) == ["Nothing to redo"])
+        #expect(console.errors.isEmpty)
+    }
+
+    @Test func historyListsBothStacksNewestFirst() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add Buy milk", repl, console)
+        _ = Self.run("add Buy eggs; add Bread", repl, console)
+        _ = Self.run("done 1", repl, console)
+        _ = Self.run("undo", repl, console)
+        #expect(Self.run("history", repl, console) == [
+            "Undo (newest first):",
+            "  Add \"Bread\"",
+            "  Add \"Buy milk\"",
+            "Redo (newest first):",
+            "  Mark \"Buy milk\" Done",
+        ])
+        #expect(Self.run("rm 1; history", repl, console) == [
+            "Removed \"Buy milk\"",
+            "Undo (newest first):",
+            "  Remove \"Buy milk\"  (in progress)",
+            "  Add \"Bread\"",
+            "  Add \"Buy milk\"",
+            "Redo (newest first):",
+            "  (none)",
+        ])
+    }
+
+    @Test func helpListsEveryCommandAndSaysHowLongHistoryLasts() {
+        let (repl, console) = Self.make()
+        let help = Self.run("help", repl, console).joined(separator: "\n")
+        for verb in Command.Verb.allCases {
+            #expect(help.contains("  \(verb.usage) "))
+        }
+        #expect(help.contains("Undo history lasts only as long as this\nprocess"))
+    }
+
+    // MARK: Grouping
+
+    @Test func oneLineIsOneUndoStep() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add Buy milk", repl, console)
+        _ = Self.run("add Buy eggs; add Bread; done 1", repl, console)
+        #expect(repl.session.list.count == 3)
+        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done"])
+        #expect(repl.session.list.lines == ["1. [ ] Buy milk"])
+        #expect(Self.run("undo", repl, console) == ["Undo Add \"Buy milk\""])
+        #expect(Self.run("redo; redo", repl, console) == ["Redo Add \"Buy milk\"", "Redo Mark \"Buy milk\" Done"])
+        #expect(repl.session.list.lines == ["1. [x] Buy milk", "2. [ ] Buy eggs", "3. [ ] Bread"])
+    }
+
+    @Test func beginAndEndMakeOneStepOfSeveralLines() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add Buy milk", repl, console)
+        #expect(Self.run("begin Shopping", repl, console) == ["Group \"Shopping\" started; type end to finish it"])
+        _ = Self.run("add Buy eggs", repl, console)
+        _ = Self.run("add Bread", repl, console)
+        _ = Self.run("done 1", repl, console)
+        #expect(Self.run("end", repl, console) == ["Group ended"])
+        #expect(Self.run("undo", repl, console) == ["Undo Shopping"])
+        #expect(repl.session.list.lines == ["1. [ ] Buy milk"])
+        #expect(Self.run("redo", repl, console) == ["Redo Shopping"])
+        #expect(repl.session.list.count == 3)
+        #expect(console.errors.isEmpty)
+    }
+
+    @Test func aNewEditClearsRedo() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add Buy milk", repl, console)
+        _ = Self.run("undo", repl, console)
+        #expect(repl.session.canRedo)
+        _ = Self.run("add Buy eggs", repl, console)
+        #expect(!repl.session.canRedo)
+        #expect(Self.run("redo", repl, console) == ["Nothing to redo"])
+    }
+
+    // MARK: Bad input
+
+    static let badInput: [(setup: [String], line: String, error: String)] = [
+        ([], "frob", "error: unknown command \"frob\" (type help for the list of commands)"),
+        ([], "add", "error: missing <title> (usage: add <title>)"),
+        ([], "add   ", "error: missing <title> (usage: add <title>)"),
+        ([], "edit 1", "error: missing <title> (usage: edit <n> <title>)"),
+        ([], "done", "error: missing <n> (usage: done <n>)"),
+        ([], "rm x", "error: \"x\" is not an item number (items are numbered from 1) (usage: rm <n>)"),
+        ([], "done 0", "error: \"0\" is not an item number (items are numbered from 1) (usage: done <n>)"),
+        ([], "done 3", "error: no item 3; the list has 2 items (usage: done <n>)"),
+        ([], "rm 9", "error: no item 9; the list has 2 items (usage: rm <n>)"),
+        ([], "mv 1 3", "error: no item 3; the list has 2 items (usage: mv <n> <m>)"),
+        ([], "edit 5 New", "error: no item 5; the list has 2 items (usage: edit <n> <title>)"),
+        ([], "priority 1 urgent", "error: \"urgent\" is not a priority (usage: priority <n> low|medium|high)"),
+        ([], "list all", "error: unexpected \"all\" after list (usage: list)"),
+        ([], "end", "error: \"end\" without \"begin\" (usage: begin [name], then end)"),
+        (["begin"], "undo", "error: cannot undo while a group is open; type \"end\" first"),
+        (["begin", "done 1"], "redo", "error: cannot redo while a group is open; type \"end\" first"),
+        ([], "add Bread; frob", "error: unknown command \"frob\" (type help for the list of commands)"),
+    ]
+
+    @Test(arguments: badInput)
+    func badInputPrintsOneLineAndChangesNothing(setup: [String], line: String, error: String) {
+        let (repl, console) = Self.make([TODOItem(title: "Buy milk"), TODOItem(title: "Buy eggs")])
+        _ = Self.run("rm 2", repl, console)
+        _ = Self.run("undo", repl, console)
+        for setupLine in setup {
+            _ = Self.run(setupLine, repl, console)
+        }
+        let list = repl.session.list
+        let history = repl.session.history
+        let groupOpen = repl.session.isGroupOpen
+
+        #expect(Self.run(line, repl, console) == [])
+        #expect(console.errorLines == [error])
+        #expect(repl.hadErrors)
+        #expect(repl.session.list == list)
+        #expect(repl.session.history == history)
+        #expect(repl.session.isGroupOpen == groupOpen)
+
+        // The session goes on.
+        #expect(Self.run("add Bread", repl, console) == ["\(list.count + 1). [ ] Bread"])
+    }
+
+    @Test func aFailingCommandStopsItsLineAndKeepsWhatRanBefore() {
+        let (repl, console) = Self.make()
+        #expect(Self.run("add Buy milk; rm 5; add Buy eggs", repl, console) == ["1. [ ] Buy milk"])
+        #expect(console.errorLines == ["error: no item 5; the list has 1 item (usage: rm <n>)"])
+        #expect(repl.session.list.count == 1)
+        #expect(Self.run("undo", repl, console) == ["Undo Add \"Buy milk\""])
+    }
+
+    // MARK: Driving the loop
+
+    @Test func quitStopsReadingAndTheRestOfItsLine() {
+        let console = ScriptedConsole(["add Buy milk; quit; add Buy eggs", "add Bread"])
+        let repl = REPL(session: EditingSession(), store: nil, console: console.console)
+        #expect(repl.run() == 0)
+        #expect(repl.session.list.items.map(\.title) == ["Buy milk"])
+    }
+
+    @Test func theEndOfInputQuitsAndTheStatusReportsErrors() {
+        let console = ScriptedConsole(["add Buy milk", "frob", "list"])
+        let repl = REPL(session: EditingSession(), store: nil, console: console.console)
+        #expect(repl.run() == 1)
+        #expect(console.outputLines == ["1. [ ] Buy milk", "1. [ ] Buy milk"])
+        #expect(console.errorLines == ["error: unknown command \"frob\" (type help for the list of commands)"])
+    }
+
+    @Test func interactiveSessionsGreetAndPromptWithTheItemCount() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let console = ScriptedConsole(["add Buy milk", "begin", "add Buy eggs", "end"], isInteractive: true)
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        #expect(repl.run() == 0)
+        #expect(console.output == """
+            UndoKit TODO: using \(store.fileURL.path)
+            Type "help" for commands. Undo history lasts until you quit.
+            todo (0 items)> 1. [ ] Buy milk
+            todo (1 item)> Group started; type end to finish it
+            todo (1 item, group open)> 2. [ ] Buy eggs
+            todo (2 items, group open)> Group ended
+            todo (2 items)> \n
+            """)
+        #expect(console.errors.isEmpty)
+    }
+
+    @Test func scriptsGetNoPromptAndTheFileIsNamedOnStandardError() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let console = ScriptedConsole(["add Buy milk", "list"])
+        #expect(REPL(session: EditingSession(), store: store, console: console.console).run() == 0)
+        #expect(console.output == "1. [ ] Buy milk\n1. [ ] Buy milk\n")
+        #expect(console.errors == "todo: using \(store.fileURL.path)\n")
+    }
+
+    // MARK: Saving
+
+    @Test func everyChangeIncludingUndoAndRedoIsSavedBeforeTheNextLine() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let (repl, console) = Self.make(store: store)
+        for (line, titles) in [
+            ("add Buy milk", ["Buy milk"]),
+            ("add Buy eggs", ["Buy milk", "Buy eggs"]),
+            ("undo", ["Buy milk"]),
+            ("redo", ["Buy milk", "Buy eggs"]),
+            ("mv 2 1", ["Buy eggs", "Buy milk"]),
+            ("rm 1; rm 1", []),
+            ("undo", ["Buy eggs", "Buy milk"]),
+        ] {
+            _ = Self.run(line, repl, console)
+            #expect(try store.load().items.map(\.title) == titles, "after \(line)")
+            #expect(try store.load() == repl.session.list)
+            #expect(!repl.hasUnsavedChanges)
+        }
+        #expect(console.errors.isEmpty)
+    }
+
+    @Test func linesThatChangeNothingDoNotWrite() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let (repl, console) = Self.make(store: store)
+        _ = Self.run("list", repl, console)
+        _ = Self.run("undo", repl, console)
+        _ = Self.run("frob", repl, console)
+        #expect(try directory.contents().isEmpty)
+    }
+
+    @Test func anUnwritableFileKeepsTheListAndHistoryAndTheNextSaveWritesEverything() throws {
+        let directory = try TemporaryDirectory()
+        let blocker = directory.file("data")
+        try Data("a file where the directory should be".utf8).write(to: blocker)
+        let store = TODOStore(fileURL: blocker.appendingPathComponent("todo.json"))
+        let (repl, console) = Self.make(store: store)
+
+        _ = Self.run("add Buy milk", repl, console)
+        #expect(console.errorLines.count == 1)
+        #expect(console.errors.hasPrefix("error: cannot save \(store.fileURL.path): "))
+        #expect(repl.hasUnsavedChanges)
+        _ = Self.run("add Buy eggs; done 1", repl, console)
+        #expect(repl.session.list.count == 2)
+        #expect(repl.session.history.undo == ["Mark \"Buy milk\" Done", "Add \"Buy milk\""])
+
+        try FileManager.default.removeItem(at: blocker)
+        _ = Self.run("list", repl, console)
+        #expect(console.errors.isEmpty, "the retry after this line succeeded")
+        #expect(try store.load() == repl.session.list)
+        #expect(!repl.hasUnsavedChanges)
+        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done"])
+        #expect(try store.load().items.map(\.title) == ["Buy milk"])
+    }
+
+    @Test func quittingWithUnsavedChangesSaysSoAndFails() throws {
+        let directory = try TemporaryDirectory()
+        let blocker = directory.file("data")
+        try Data().write(to: blocker)
+        let store = TODOStore(fileURL: blocker.appendingPathComponent("todo.json"))
+        let console = ScriptedConsole(["add Buy milk"])
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        #expect(repl.run() == 1)
+        #expect(console.errorLines.last == "error: the last changes are not saved in \(store.fileURL.path)")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import TODOKit
+
+@Suite struct TODOCommandLineTests {
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: [String] = []) -> (status: Int32, console: ScriptedConsole) {
+        let console = ScriptedConsole(input)
+        let status = TODOCommandLine.run(arguments: arguments, environment: environment, console: console.console)
+        return (status, console)
+    }
+
+    @Test func oneShotCommandsRunAgainstTheFileAndExit() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json").path
+
+        var result = Self.run(["--file", file, "add", "Buy", "milk"])
+        #expect(result.status == 0)
+        #expect(result.console.output == "1. [ ] Buy milk\n")
+        #expect(result.console.errors.isEmpty, "one-shot commands don't announce the file")
+
+        result = Self.run(["--file=\(file)", "ADD", "Buy eggs; done 1"])
+        #expect(result.console.outputLines == ["2. [ ] Buy eggs", "1. [x] Buy milk"])
+
+        result = Self.run(["--file", file, "list"])
+        #expect(result.console.outputLines == ["1. [x] Buy milk", "2. [ ] Buy eggs"])
+
+        // Undo history lived only as long as each process.
+        result = Self.run(["--file", file, "undo"])
+        #expect(result.status == 0)
+        #expect(result.console.outputLines == ["Nothing to undo"])
+        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().count == 2)
+    }
+
+    @Test func aFailingOneShotCommandExitsNonZeroAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        #expect(Self.run(["--file", file.path, "add", "Buy milk"]).status == 0)
+        let before = try Data(contentsOf: file)
+
+        let result = Self.run(["--file", file.path, "rm", "2"])
+        #expect(result.status == 1)
+        #expect(result.console.errorLines == ["error: no item 2; the list has 1 item (usage: rm <n>)"])
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func titlesMayStartWithADash() throws {
+        let directory = try TemporaryDirectory()
+        let result = Self.run(["--file", directory.file("todo.json").path, "add", "-5", "degrees:", "wear", "a", "coat"])
+        #expect(result.console.output == "1. [ ] -5 degrees: wear a coat\n")
+    }
+
+    @Test func withoutACommandItReadsStandardInput() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json").path
+        let result = Self.run(["--file", file], input: ["add Buy milk", "add Buy eggs; done 1", "undo", "list"])
+        #expect(result.status == 0)
+        #expect(result.console.outputLines == ["1. [ ] Buy milk", "2. [ ] Buy eggs", "1. [x] Buy milk", "Undo Mark \"Buy milk\" Done", "1. [ ] Buy milk"])
+        #expect(result.console.errors == "todo: using \(file)\n")
+    }
+
+    @Test func theDataFileComesFromTheEnvironmentUnlessGiven() throws {
+        let directory = try TemporaryDirectory()
+        let fromVariable = directory.file("env.json")
+        let xdg = directory.url.appendingPathComponent("xdg")
+
+        #expect(Self.run(["add", "a"], environment: ["TODO_FILE": fromVariable.path, "XDG_DATA_HOME": xdg.path]).status == 0)
+        #expect(try TODOStore(fileURL: fromVariable).load().count == 1)
+
+        #expect(Self.run(["add", "b"], environment: ["XDG_DATA_HOME": xdg.path]).status == 0)
+        #expect(try TODOStore(fileURL: xdg.appendingPathComponent("undokit-todo/todo.json")).load().count == 1)
+
+        #expect(Self.run(["add", "c"], environment: ["HOME": directory.url.path]).status == 0)
+        #expect(try TODOStore(fileURL: directory.url.appendingPathComponent(".local/share/undokit-todo/todo.json")).load().count == 1)
+
+        let flag = directory.file("flag.json")
+        #expect(Self.run(["--file", flag.path, "add", "d"], environment: ["TODO_FILE": fromVariable.path]).status == 0)
+        #expect(try TODOStore(fileURL: flag).load().count == 1)
+        #expect(try TODOStore(fileURL: fromVariable).load().count == 1)
+    }
+
+    @Test(arguments: [
+        ("not json", "is not a valid TODO file: not valid JSON"),
+        ("{\"formatVersion\": 2, \"items\": []}", "has format version 2; this todo reads only version 1"),
+    ])
+    func anUnreadableFileStopsTheProgramAndStaysUntouched(contents: String, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        let bytes = Data(contents.utf8)
+        try bytes.write(to: file)
+
+        for arguments in [["--file", file.path], ["--file", file.path, "add", "Buy milk"]] {
+            let result = Self.run(arguments, input: ["add Buy milk"])
+            #expect(result.status == 1)
+            #expect(result.console.errors == "todo: \(file.path) \(problem)\n")
+            #expect(result.console.output.isEmpty)
+            #expect(try Data(contentsOf: file) == bytes)
+            #expect(try directory.contents() == ["todo.json"])
+        }
+    }
+
+    @Test(arguments: [["--frobnicate"], ["--file"], ["--file="], ["-x", "list"]])
+    func invalidOptionsPrintUsageAndExitWithTwo(arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.console.errors.hasPrefix("todo: "))
+        #expect(result.console.errors.contains("usage: todo [--file PATH]"))
+        #expect(result.console.output.isEmpty)
+    }
+
+    @Test func helpOptionPrintsUsageAndCommands() {
+        let result = Self.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.console.output.hasPrefix("usage: todo [--file PATH]"))
+        #expect(result.console.output.contains("add <title>"))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TODOKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs the real `todo` program, as a newcomer would, with a script on standard input.
+@Suite struct TodoExecutableTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> Run? {
+        guard let executable = BuiltExecutable.url(named: "todo") else {
+            Issue.record("the todo executable was not found next to the test runner (\(CommandLine.arguments[0]))")
+            return nil
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        // A clean environment, so the developer's own TODO_FILE is never touched.
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        // The scripts are small, so neither pipe can fill up while the other is drained.
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self)
+        )
+    }
+
+    @Test func aScriptOnStandardInputProducesCleanOutputAndTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        let script = """
+            add Buy milk
+            add Buy eggs; add Bread
+            list
+            undo
+            list
+            redo
+            done 2
+            rm 1
+            frob
+            history
+            """
+        guard let run = try Self.run(["--file", file.path], input: script + "\n") else { return }
+
+        #expect(run.output == """
+            1. [ ] Buy milk
+            2. [ ] Buy eggs
+            3. [ ] Bread
+            1. [ ] Buy milk
+            2. [ ] Buy eggs
+            3. [ ] Bread
+            Undo Add "Bread"
+            1. [ ] Buy milk
+            Redo Add "Bread"
+            2. [x] Buy eggs
+            Removed "Buy milk"
+            Undo (newest first):
+              Remove "Buy milk"
+              Mark "Buy eggs" Done
+              Add "Bread"
+              Add "Buy milk"
+            Redo (newest first):
+              (none)
+
+            """)
+        #expect(run.errors == """
+            todo: using \(file.path)
+            error: unknown command "frob" (type help for the list of commands)
+
+            """)
+        #expect(run.status == 1, "a failed command makes the exit status 1")
+
+        let saved = try TODOStore(fileURL: file).load()
+        #expect(saved.lines == ["1. [x] Buy eggs", "2. [ ] Bread"])
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix("{\n  \"formatVersion\" : 1,\n  \"items\" : [\n"))
+    }
+
+    @Test func theOneShotFormUsesTODO_FILE() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        guard let add = try Self.run(["add", "Buy", "milk"], input: "", environment: ["TODO_FILE": file.path]) else { return }
+        #expect(add.status == 0)
+        #expect(add.output == "1. [ ] Buy milk\n")
+        #expect(add.errors == "")
+        guard let list = try Self.run(["list"], input: "", environment: ["TODO_FILE": file.path]) else { return }
+        #expect(list.output == "1. [ ] Buy milk\n")
+    }
+
+    @Test func aCorruptFileStopsTheProgramAndStaysUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        let bytes = Data("{\"formatVersion\": 1, \"items\": [".utf8)
+        try bytes.write(to: file)
+        guard let run = try Self.run(["--file", file.path], input: "add Buy milk\n") else { return }
+        #expect(run.status == 1)
+        #expect(run.output == "")
+        #expect(run.errors == "todo: \(file.path) is not a valid TODO file: not valid JSON\n")
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test func killingItWhileItSavesNeverLeavesATornFile() throws {
+        guard let executable = BuiltExecutable.url(named: "todo") else {
+            Issue.record("the todo executable was not found next to the test runner")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        // Every line saves, so the process spends its time in the write-flush-rename cycle. The
+        // script fits in a pipe's buffer, so writing it never blocks and never hits the killed
+        // process's closed pipe.
+        let title = "with a title long enough to take a moment to write"
+        let script = (1...500).map { "add Item \($0) \(title)" }.joined(separator: "\n") + "\n"
+        for delay in [0.05, 0.1, 0.2] {
+            let file = directory.file("todo-\(delay).json")
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["--file", file.path]
+            process.environment = [:]
+            let stdin = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try stdin.fileHandleForWriting.write(contentsOf: Data(script.utf8))
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            try? stdin.fileHandleForWriting.close()
+            process.waitUntilExit()
+
+            // Whatever moment the kill hit, the file is a complete list: missing, or valid
+            // with some prefix of the script's items.
+            let list = try TODOStore(fileURL: file).load()
+            #expect(list.items.map(\.title) == (0..<list.count).map { "Item \($0 + 1) \(title)" })
+        }
+    }
+}
