@@ -13,6 +13,7 @@ extension UndoManager {
         set {
             undoStack.limit = newValue
             undoStack.trimToLimit()
+            releaseDroppedEntries()
             checkInvariantsInDebugBuilds()
         }
     }
@@ -38,6 +39,7 @@ extension UndoManager {
         isRedoing = false
         automaticGroupIsPending = false
         invocationWasAborted = true
+        releaseDroppedEntries()
     }
 
     /// Removes every operation registered with `target` from both stacks.
@@ -54,6 +56,7 @@ extension UndoManager {
         let identity = ObjectIdentifier(target)
         undoStack.removeActions(withTarget: identity)
         redoStack.removeActions(withTarget: identity)
+        releaseDroppedEntries()
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)
         }

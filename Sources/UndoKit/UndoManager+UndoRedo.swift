@@ -110,6 +110,7 @@ extension UndoManager {
         let undoneMetadata = undoStack.topMetadata
         if isUndoRegistrationEnabled, let undoneMetadata {
             redoStack.replaceOpenTopMetadata(with: undoneMetadata)
+            releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
         if isUndoRegistrationEnabled {
@@ -143,6 +144,7 @@ extension UndoManager {
         let redoneMetadata = redoStack.topMetadata
         if isUndoRegistrationEnabled {
             undoStack.replaceOpenTopMetadata(with: redoneMetadata)
+            releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
         post(.checkpoint)

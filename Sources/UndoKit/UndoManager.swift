@@ -308,6 +308,7 @@ open class UndoManager {
     func register(_ action: UndoAction, on target: ObjectIdentifier) {
         if !isBusy && !redoStack.isEmpty {
             redoStack.removeAll()
+            releaseDroppedEntries()
         }
         openAutomaticGroupIfNeeded()
         guard currentStack.nesting > 0 else {
@@ -398,6 +399,7 @@ open class UndoManager {
         if wasEmpty && !busy {
             redoStack.removeAll()
         }
+        releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
         if !busy {
             post(.didCloseUndoGroup(isDiscardable: isDiscardable))
@@ -425,6 +427,19 @@ open class UndoManager {
         automaticGroupIsPending = false
         closeGroup(in: "SimulatedRunLoop.tick(mode:) closing the automatic group", discardingEmpty: false)
         return true
+    }
+
+    /// Releases what the stacks took off since the last call. Called right after each
+    /// mutation that may drop entries, when the stacks are consistent, so that `deinit`s the
+    /// release runs may use the manager (see ``UndoStack/dropped``).
+    func releaseDroppedEntries() {
+        guard !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty else { return }
+        var released = ContiguousArray<UndoStack.Entry>()
+        swap(&released, &undoStack.dropped)
+        released.append(contentsOf: redoStack.dropped)
+        redoStack.dropped.removeAll()
+        // `released` dies here, after the stacks are done changing.
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Menu titles

@@ -47,6 +47,10 @@ extension UndoManager {
         }
         precondition(!(isUndoing && isRedoing), "UndoManager: undoing and redoing at once")
         precondition(registrationDisableCount >= 0, "UndoManager: negative disable count")
+        precondition(
+            undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,
+            "UndoManager: dropped entries not released after a mutation"
+        )
     }
 
     /// In debug builds, checks the invariants after a public mutation while the stacks are

@@ -46,12 +46,16 @@ extension UndoStack {
                         write -= 1
                         if frames.isEmpty { removedTopLevel += 1 }
                     } else {
+                        // Swap first: the slot at `write` may hold a removed entry, which
+                        // must reach `dropped` rather than be released here.
+                        buffer.swapAt(write, read)
                         buffer[write] = .end(length: write - frame.begin)
                         write += 1
                     }
                 }
             }
         }
+        dropped.append(contentsOf: entries[write...])
         entries.removeSubrange(write...)
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = frames.map(\.begin)

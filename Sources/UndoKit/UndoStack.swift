@@ -45,6 +45,14 @@ struct UndoStack {
     var topLevelCount = 0
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
     var limit = 0
+    /// Entries taken off the stack but not yet released.
+    ///
+    /// Releasing an action can run any `deinit` (an object captured by its handler), and a
+    /// `deinit` may call back into the manager, for example `removeAllActions(withTarget:)`,
+    /// as Apple recommends. So no mutation releases entries in place: it parks them here,
+    /// and the manager releases them once the stacks are consistent again
+    /// (``UndoManager/releaseDroppedEntries()``).
+    var dropped: ContiguousArray<Entry> = []
 
     var nesting: Int { openBegins.count }
     var isEmpty: Bool { entries.count == head }
@@ -86,7 +94,7 @@ struct UndoStack {
         let closesTopLevel = openBegins.isEmpty
         if length == 1 {
             if discardIfEmpty {
-                entries.removeLast()
+                dropped.append(entries.removeLast())
                 if closesTopLevel {
                     topLevelCount -= 1
                 }
@@ -153,7 +161,12 @@ struct UndoStack {
     }
 
     mutating func removeAll() {
-        entries.removeAll()
+        if dropped.isEmpty {
+            swap(&entries, &dropped)
+        } else {
+            dropped.append(contentsOf: entries)
+            entries.removeAll()
+        }
         openBegins.removeAll()
         head = 0
         topLevelCount = 0
@@ -178,7 +191,9 @@ struct UndoStack {
             case .end: depth -= 1
             case .action, .singleton: break
             }
-            // Releases the action or metadata now rather than at the next compaction.
+            // Parks the action or metadata for release rather than keeping it until the next
+            // compaction.
+            dropped.append(entries[index])
             entries[index] = .end(length: 0)
             index += 1
         } while depth > 0
@@ -227,6 +242,7 @@ struct UndoStack {
     /// Replaces the outermost open group's metadata (how undo and redo carry a group's name,
     /// flag and user info across stacks).
     mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
+        dropped.append(entries[openBegins[0]])
         entries[openBegins[0]] = .begin(metadata?.copy())
     }
 
