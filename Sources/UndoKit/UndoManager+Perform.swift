@@ -1,0 +1,77 @@
+extension UndoManager {
+    /// Executes `command` on `model` and records it as an undoable step.
+    ///
+    /// The undo runs the command's ``UndoableCommand/undo(on:)`` and records the redo, which
+    /// runs ``UndoableCommand/execute(on:)`` again and records the undo, and so on for any
+    /// number of cycles. Each recorded step keeps the command as the previous call left it,
+    /// so a command that records state in `execute` (the item a removal took out) finds that
+    /// state in `undo`.
+    ///
+    /// The step is an ordinary registration with `model` as the target, so everything about
+    /// registrations applies: it joins the open group (or opens the event's automatic group),
+    /// clears the redo stack, counts against ``levelsOfUndo``, posts the usual notifications,
+    /// and is skipped if `model` is gone by the time it is undone. Call
+    /// ``removeAllActions(withTarget:)`` with `model` to forget its steps.
+    ///
+    /// After `execute`, a non-empty ``UndoableCommand/actionName`` names the group, so several
+    /// commands performed in one group name it after the last one; undo and redo carry the
+    /// name along. An empty name leaves the group's name alone.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// let list = TodoList()
+    /// manager.perform(AddItem(title: "Buy milk"), on: list)
+    /// manager.runLoop.tick()                     // end of the event: one undo step
+    /// manager.perform(RemoveItem(at: 0), on: list)
+    /// manager.runLoop.tick()
+    /// manager.undoMenuItemTitle                  // "Undo Delete"
+    /// manager.undo()                             // "Buy milk" is back
+    /// manager.undo()                             // list is empty
+    /// manager.redo()                             // "Buy milk" again
+    /// ```
+    ///
+    /// While registration is disabled, the command executes and nothing is recorded.
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
+    ///   group can be opened, as for ``registerUndo(withTarget:handler:)``.
+    public func perform<Command: UndoableCommand>(
+        _ command: Command,
+        on model: Command.Model
+    ) where Command.Model: AnyObject {
+        var command = command
+        command.execute(on: model)
+        registerUndo(of: command, on: model)
+        // Read after execute, so that a name can describe what execute found ("Delete Milk").
+        let name = command.actionName
+        if !name.isEmpty {
+            setActionName(name)
+        }
+    }
+
+    // The handlers capture the manager unowned: they live in this manager's stacks, so they
+    // can only run while it is alive, and a strong capture would make the manager own itself.
+    // Each handler captures the command by value and mutates a copy, so undoing or redoing
+    // one step never changes the command another step recorded.
+
+    private func registerUndo<Command: UndoableCommand>(
+        of command: Command,
+        on model: Command.Model
+    ) where Command.Model: AnyObject {
+        registerUndo(withTarget: model) { [unowned self] model in
+            var command = command
+            command.undo(on: model)
+            registerRedo(of: command, on: model)
+        }
+    }
+
+    private func registerRedo<Command: UndoableCommand>(
+        of command: Command,
+        on model: Command.Model
+    ) where Command.Model: AnyObject {
+        registerUndo(withTarget: model) { [unowned self] model in
+            var command = command
+            command.execute(on: model)
+            registerUndo(of: command, on: model)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// An operation on a model that knows how to revert itself: the command pattern for undo.
+///
+/// A command does its work in ``execute(on:)`` and reverts it in ``undo(on:)``. Hand it to
+/// ``UndoManager/perform(_:on:)`` and the manager runs it, records its undo, and records
+/// `execute` again as the redo, for as many undo and redo cycles as the user makes:
+///
+/// ```swift
+/// final class TodoList { var items: [String] = [] }
+///
+/// struct AddItem: UndoableCommand {
+///     let title: String
+///     var actionName: String { "Add \(title)" }
+///
+///     func execute(on list: TodoList) { list.items.append(title) }
+///     func undo(on list: TodoList) { list.items.removeLast() }
+/// }
+///
+/// manager.perform(AddItem(title: "Buy milk"), on: list)
+/// manager.undo()   // list.items == []
+/// manager.redo()   // list.items == ["Buy milk"]
+/// ```
+///
+/// ### Commands that remember
+///
+/// Both requirements are `mutating`, so a command can record in itself what it needs to
+/// revert, such as the item a removal took out. The manager keeps the command *as it was
+/// after* each step: the undo sees the state `execute` recorded, and the redo sees the state
+/// `undo` recorded. Because every recorded step holds its own copy of a value-type command,
+/// a command is correct across any number of undo and redo cycles, and performing the same
+/// command value twice records two steps that share nothing:
+///
+/// ```swift
+/// struct RemoveItem: UndoableCommand {
+///     let index: Int
+///     private var removed: String?   // recorded by execute, read by undo
+///
+///     init(at index: Int) { self.index = index }
+///     var actionName: String { "Delete" }
+///
+///     mutating func execute(on list: TodoList) { removed = list.items.remove(at: index) }
+///     mutating func undo(on list: TodoList) {
+///         guard let removed else { return }
+///         list.items.insert(removed, at: index)
+///     }
+/// }
+/// ```
+///
+/// A class can conform too, with plain `func` implementations, but then every recorded step
+/// shares the one instance: perform each instance once.
+///
+/// Don't store the model in the command. The manager holds the model weakly and the command
+/// strongly, so a command that holds its model keeps the model alive for as long as the step
+/// is on a stack. ``UndoManager/perform(_:on:)`` passes the model to every call instead.
+/// See <doc:UsingCommands> for when to choose commands and more pitfalls.
+public protocol UndoableCommand<Model> {
+    /// What the command operates on, passed to every call rather than stored.
+    ///
+    /// ```swift
+    /// struct Rename: UndoableCommand {
+    ///     typealias Model = Document   // usually inferred from execute(on:)
+    ///     // ...
+    /// }
+    /// ```
+    associatedtype Model
+
+    /// Makes the change, recording in `self` whatever ``undo(on:)`` needs to revert it.
+    ///
+    /// Runs once when the command is performed and again on every redo, each time on the
+    /// state that the preceding ``undo(on:)`` left in the command, so it must record afresh
+    /// rather than assume it runs once.
+    ///
+    /// ```swift
+    /// mutating func execute(on list: TodoList) {
+    ///     removed = list.items.remove(at: index)
+    /// }
+    /// ```
+    mutating func execute(on model: Model)
+
+    /// Reverts what the most recent ``execute(on:)`` did.
+    ///
+    /// ```swift
+    /// mutating func undo(on list: TodoList) {
+    ///     if let removed { list.items.insert(removed, at: index) }
+    /// }
+    /// ```
+    mutating func undo(on model: Model)
+
+    /// The name of the step in menu titles, such as "Delete" in "Undo Delete"; `""`, the
+    /// default, leaves the undo group's name as it is.
+    ///
+    /// ```swift
+    /// var actionName: String { "Delete \"\(title)\"" }
+    /// ```
+    var actionName: String { get }
+}
+
+extension UndoableCommand {
+    /// No name: performing the command leaves the undo group's name as it is.
+    ///
+    /// ```swift
+    /// struct Touch: UndoableCommand {
+    ///     func execute(on doc: Document) { doc.touch() }
+    ///     func undo(on doc: Document) { doc.untouch() }
+    /// }
+    /// Touch().actionName   // ""
+    /// ```
+    public var actionName: String { "" }
+}

@@ -1,0 +1,228 @@
+/// A value whose every change is an undoable step that restores a snapshot.
+///
+/// All changes go through ``modify(actionName:_:)``, which applies a closure to a copy of
+/// the value, keeps the result, and registers an undo that puts back the value as it was
+/// before. Undo and redo restore exact snapshots; nothing is re-applied:
+///
+/// ```swift
+/// struct Todo: Equatable { var title: String; var done = false }
+///
+/// let manager = UndoManager()
+/// let todos = UndoableValue([Todo](), undoManager: manager)
+/// todos.modify(actionName: "Add") { $0.append(Todo(title: "Buy milk")) }
+/// manager.runLoop.tick()                      // end of the event: one undo step
+/// todos.modify(actionName: "Complete") { $0[0].done = true }
+/// manager.runLoop.tick()
+/// manager.undo()                              // todos.value[0].done == false
+/// manager.redo()                              // todos.value[0].done == true
+/// ```
+///
+/// Each step keeps the whole previous value alive until the step leaves the undo and redo
+/// stacks. Copy-on-write shares the parts of the value that a step leaves alone, but not the
+/// buffer it changes: one item changed in a flat array of 10,000 items keeps a copy of all
+/// 10,000. See <doc:UndoableValues> for what to do when that costs too much.
+///
+/// The `UndoableValue` is the target of its steps, which the manager holds weakly, so a
+/// recorded step never keeps it alive; it holds its manager strongly. When it is freed it
+/// removes its steps from the manager, so their snapshots go with it.
+///
+/// Like ``UndoManager``, an `UndoableValue` is not `Sendable`: it belongs to the isolation
+/// domain of its manager.
+public final class UndoableValue<Value> {
+    /// The current value. Change it with ``modify(actionName:_:)``.
+    ///
+    /// ```swift
+    /// let counter = UndoableValue(0, undoManager: manager)
+    /// counter.modify { $0 += 1 }
+    /// counter.value   // 1
+    /// ```
+    public private(set) var value: Value
+
+    /// The manager that records this value's changes.
+    ///
+    /// ```swift
+    /// let text = UndoableValue("", undoManager: manager)
+    /// text.undoManager === manager   // true
+    /// ```
+    public let undoManager: UndoManager
+
+    /// Called after every change of ``value``: a modification, an undo or a redo.
+    ///
+    /// Not called for a ``modify(actionName:_:)`` whose body throws, which changes nothing.
+    /// The change carries both values, so the callback rarely needs to capture the
+    /// `UndoableValue`; if it does, capture it weakly, or the value owns itself through the
+    /// callback and is never freed.
+    ///
+    /// ```swift
+    /// todos.onChange = { [weak view] change in
+    ///     view?.show(change.newValue)
+    ///     if change.kind == .undo { view?.flash() }
+    /// }
+    /// ```
+    ///
+    /// Don't call ``modify(actionName:_:)`` from the callback: during an undo that would
+    /// record a new change in the redo group being built.
+    public var onChange: ((Change) -> Void)?
+
+    /// Whether a ``modify(actionName:_:)`` body is running, to catch a nested modify whose
+    /// change the outer one would overwrite.
+    private var isModifying = false
+
+    /// Creates an undoable value whose changes `undoManager` records.
+    ///
+    /// Creating it records nothing: the initial value is where undo stops.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// let draft = UndoableValue("", undoManager: manager)
+    /// manager.canUndo   // false
+    /// ```
+    public init(_ value: Value, undoManager: UndoManager) {
+        self.value = value
+        self.undoManager = undoManager
+    }
+
+    deinit {
+        // Steps on a dead value would do nothing when undone, yet keep their snapshots (and
+        // an undo step in the menu) alive.
+        undoManager.removeAllActions(withTarget: self)
+    }
+
+    /// Changes the value through `body` and records the change as an undoable step.
+    ///
+    /// `body` works on a copy of the value. If it returns, the copy becomes ``value``, an undo
+    /// that restores the previous value is registered, `actionName` (if not `nil`) names the
+    /// undo group, and ``onChange`` is called. If it throws, the error propagates and nothing
+    /// happens: ``value`` is unchanged, nothing is registered and ``onChange`` is not called.
+    ///
+    /// Every call that returns records a step, even if `body` changed nothing; check first if
+    /// that matters. The registration follows the manager's rules: it joins the open group or
+    /// opens the event's automatic group, clears redo, and is not recorded while registration
+    /// is disabled.
+    ///
+    /// ```swift
+    /// let removed = todos.modify(actionName: "Delete") { $0.remove(at: 2) }
+    ///
+    /// try todos.modify(actionName: "Rename") { todos in
+    ///     guard !newTitle.isEmpty else { throw RenameError.emptyTitle }   // nothing recorded
+    ///     todos[0].title = newTitle
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - actionName: The name for menu titles such as "Undo Delete"; `nil` leaves the
+    ///     group's name as it is, and `""` removes it.
+    ///   - body: The change, applied to a copy of the value.
+    /// - Returns: What `body` returns.
+    /// - Precondition: No `modify` of this value is running, as it would when `body` calls
+    ///   `modify` on the same value; make the change in the outer body instead.
+    @discardableResult
+    public func modify<R>(actionName: String? = nil, _ body: (inout Value) throws -> R) rethrows -> R {
+        if isModifying {
+            // fatalError rather than precondition: release builds keep the message.
+            fatalError(
+                "UndoableValue.modify(actionName:_:) called from inside the body of a modify of the same value; "
+                    + "the outer modify would overwrite the inner change. Make the change in the outer body."
+            )
+        }
+        // The copy both keeps the old value as the undo snapshot and leaves `value` untouched
+        // if `body` throws; copy-on-write makes it free until `body` mutates.
+        var newValue = value
+        let result: R
+        do {
+            isModifying = true
+            defer { isModifying = false }
+            result = try body(&newValue)
+        }
+        let change = install(newValue, kind: .modify)
+        if let actionName {
+            undoManager.setActionName(actionName)
+        }
+        // Last, so that the callback sees the step fully recorded, name included.
+        onChange?(change)
+        return result
+    }
+
+    /// Installs `newValue` and registers the undo that puts back the value it replaces; the
+    /// undo does the same, so it registers the redo, and so on.
+    private func install(_ newValue: Value, kind: Change.Kind) -> Change {
+        let oldValue = value
+        value = newValue
+        // The handler receives the target rather than capturing `self`, and captures the
+        // manager not at all: the stacks hold a snapshot, never the value or the manager.
+        undoManager.registerUndo(withTarget: self) { undoable in
+            undoable.restore(oldValue)
+        }
+        return Change(oldValue: oldValue, newValue: newValue, kind: kind)
+    }
+
+    /// Puts back a snapshot during an undo or a redo.
+    private func restore(_ snapshot: Value) {
+        let change = install(snapshot, kind: undoManager.isUndoing ? .undo : .redo)
+        onChange?(change)
+    }
+}
+
+extension UndoableValue {
+    /// One change of an ``UndoableValue``, as ``UndoableValue/onChange`` reports it.
+    ///
+    /// ```swift
+    /// counter.onChange = { change in
+    ///     print("\(change.kind): \(change.oldValue) → \(change.newValue)")
+    /// }
+    /// counter.modify { $0 += 1 }   // prints "modify: 0 → 1"
+    /// manager.undo()               // prints "undo: 1 → 0"
+    /// ```
+    public struct Change {
+        /// What made the value change.
+        ///
+        /// ```swift
+        /// if change.kind == .modify { document.markEdited() }
+        /// ```
+        public enum Kind: Hashable, Sendable {
+            /// A ``UndoableValue/modify(actionName:_:)`` whose body returned.
+            ///
+            /// ```swift
+            /// counter.modify { $0 += 1 }   // onChange receives kind .modify
+            /// ```
+            case modify
+            /// An undo restored an older snapshot.
+            ///
+            /// ```swift
+            /// manager.undo()   // onChange receives kind .undo
+            /// ```
+            case undo
+            /// A redo restored a newer snapshot.
+            ///
+            /// ```swift
+            /// manager.redo()   // onChange receives kind .redo
+            /// ```
+            case redo
+        }
+
+        /// The value before the change.
+        ///
+        /// ```swift
+        /// let delta = change.newValue - change.oldValue
+        /// ```
+        public let oldValue: Value
+
+        /// The value after the change, equal to ``UndoableValue/value`` when the callback runs.
+        ///
+        /// ```swift
+        /// label.text = "\(change.newValue)"
+        /// ```
+        public let newValue: Value
+
+        /// What made the value change.
+        ///
+        /// ```swift
+        /// change.kind   // .undo while the manager undoes
+        /// ```
+        public let kind: Kind
+    }
+}
+
+extension UndoableValue.Change: Sendable where Value: Sendable {}
+
+extension UndoableValue.Change: Equatable where Value: Equatable {}

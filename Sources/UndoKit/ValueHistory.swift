@@ -1,0 +1,198 @@
+/// The successive values of a value-type model, with a position to step back and forth.
+///
+/// A history starts with one value, its ``current`` value. ``add(_:)`` records a new current
+/// value; ``previous()`` and ``next()`` move through what was recorded, like undo and redo:
+///
+/// ```swift
+/// var display = ValueHistory(0)
+/// display.add(12)
+/// display.add(12)          // equal to current: ignored
+/// display.add(42)
+/// display.previous()       // 12
+/// display.previous()       // 0
+/// display.previous()       // nil: already at the oldest value, nothing changes
+/// display.next()           // 12
+/// display.add(7)           // drops 42, which came after 12
+/// display.hasNext          // false
+/// ```
+///
+/// `ValueHistory` is a plain value with no tie to ``UndoManager``: copy it, compare it, store
+/// it, and send it across isolation domains when `Value` is `Sendable`. Use it when the whole
+/// model is one value and the user steps through its states; see <doc:KeepingAValueHistory>.
+///
+/// Two neighbouring values of a history are never equal, so every successful ``previous()``
+/// or ``next()`` changes ``current``.
+public struct ValueHistory<Value: Equatable>: Equatable {
+    // Oldest first, never empty, and no two neighbours equal.
+    var values: [Value]
+    // Always a valid index of `values`.
+    var currentIndex: Int
+
+    /// The most values the history keeps, the current one included, or `nil` for no limit.
+    ///
+    /// ```swift
+    /// let history = ValueHistory("draft", limit: 50)
+    /// history.limit   // 50: the current value and up to 49 to go back to
+    /// ```
+    public let limit: Int?
+
+    /// Creates a history whose only value is `initial`.
+    ///
+    /// `limit` counts values, not steps: a history with a limit of `n` keeps the current
+    /// value and at most `n - 1` values to go back to, and drops the oldest to make room. A
+    /// limit of 1 keeps only the current value.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(0, limit: 3)
+    /// for value in 1...5 { history.add(value) }
+    /// history.undoCount   // 2: the history holds 3, 4 and 5
+    /// ```
+    ///
+    /// - Precondition: `limit` is `nil` or at least 1.
+    public init(_ initial: Value, limit: Int? = nil) {
+        if let limit, limit < 1 {
+            // fatalError rather than precondition: release builds keep the message, as the
+            // core's programmer errors do.
+            fatalError("ValueHistory(_:limit:): limit must be at least 1 (the current value counts), got \(limit)")
+        }
+        self.init(values: [initial], currentIndex: 0, limit: limit)
+    }
+
+    /// Assembles a history from parts that already satisfy the invariants.
+    init(values: [Value], currentIndex: Int, limit: Int?) {
+        self.values = values
+        self.currentIndex = currentIndex
+        self.limit = limit
+    }
+
+    /// The value at the current position.
+    ///
+    /// ```swift
+    /// var history = ValueHistory("a")
+    /// history.add("b")
+    /// history.current   // "b"
+    /// ```
+    public var current: Value {
+        values[currentIndex]
+    }
+
+    /// Whether ``previous()`` has an older value to move to.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(1)
+    /// history.hasPrevious   // false
+    /// history.add(2)
+    /// history.hasPrevious   // true
+    /// ```
+    public var hasPrevious: Bool {
+        currentIndex > 0
+    }
+
+    /// Whether ``next()`` has a newer value to move to.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(1)
+    /// history.add(2)
+    /// history.previous()
+    /// history.hasNext   // true
+    /// ```
+    public var hasNext: Bool {
+        currentIndex < values.count - 1
+    }
+
+    /// How many times ``previous()`` can move back.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(1)
+    /// history.add(2)
+    /// history.add(3)
+    /// history.undoCount   // 2
+    /// ```
+    public var undoCount: Int {
+        currentIndex
+    }
+
+    /// How many times ``next()`` can move forward.
+    ///
+    /// ```swift
+    /// history.previous()
+    /// history.previous()
+    /// history.redoCount   // 2
+    /// ```
+    public var redoCount: Int {
+        values.count - 1 - currentIndex
+    }
+
+    /// Moves back to the previous value and returns it, the new ``current``.
+    ///
+    /// At the oldest value there is nothing to go back to, which is not an error: the history
+    /// stays as it is and the result is `nil`, as an undo with nothing to undo does nothing.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(1)
+    /// history.add(2)
+    /// history.previous()   // 1
+    /// history.previous()   // nil, and history.current is still 1
+    /// ```
+    ///
+    /// - Returns: The new current value, or `nil` if there was no previous value.
+    /// - Complexity: O(1).
+    @discardableResult
+    public mutating func previous() -> Value? {
+        guard hasPrevious else { return nil }
+        currentIndex -= 1
+        return current
+    }
+
+    /// Moves forward to the next value and returns it, the new ``current``.
+    ///
+    /// At the newest value there is nothing to go forward to: the history stays as it is and
+    /// the result is `nil`.
+    ///
+    /// ```swift
+    /// var history = ValueHistory(1)
+    /// history.add(2)
+    /// history.previous()
+    /// history.next()   // 2
+    /// history.next()   // nil, and history.current is still 2
+    /// ```
+    ///
+    /// - Returns: The new current value, or `nil` if there was no next value.
+    /// - Complexity: O(1).
+    @discardableResult
+    public mutating func next() -> Value? {
+        guard hasNext else { return nil }
+        currentIndex += 1
+        return current
+    }
+
+    /// Makes `value` the current value, unless it equals the current one.
+    ///
+    /// The values after the current position, those ``next()`` would move to, are dropped,
+    /// as a new edit clears redo. Beyond ``limit``, the oldest values are dropped.
+    ///
+    /// ```swift
+    /// var history = ValueHistory("a")
+    /// history.add("b")
+    /// history.previous()   // "a"
+    /// history.add("a")     // equal to current: nothing happens, "b" is still next
+    /// history.add("c")     // drops "b"
+    /// history.hasNext      // false
+    /// ```
+    ///
+    /// - Complexity: O(*k*) to drop *k* newer values, plus O(``limit``) when the history is
+    ///   full and drops its oldest value.
+    public mutating func add(_ value: Value) {
+        guard value != current else { return }
+        values.removeSubrange((currentIndex + 1)...)
+        values.append(value)
+        if let limit, values.count > limit {
+            values.removeFirst(values.count - limit)
+        }
+        currentIndex = values.count - 1
+    }
+}
+
+extension ValueHistory: Hashable where Value: Hashable {}
+
+extension ValueHistory: Sendable where Value: Sendable {}
