@@ -13,13 +13,13 @@ import Foundation
 ///
 /// func increment(_ counter: Counter, using manager: UndoManager) {
 ///     counter.value += 1
-///     manager.registerUndo(withTarget: counter) { counter in
+///     manager.registerUndo(withTarget: counter) { [unowned manager] counter in
 ///         decrement(counter, using: manager)
 ///     }
 /// }
 /// func decrement(_ counter: Counter, using manager: UndoManager) {
 ///     counter.value -= 1
-///     manager.registerUndo(withTarget: counter) { counter in
+///     manager.registerUndo(withTarget: counter) { [unowned manager] counter in
 ///         increment(counter, using: manager)
 ///     }
 /// }
@@ -74,7 +74,7 @@ open class UndoManager {
     /// runs, including while its notifications are posted and its operations run.
     ///
     /// ```swift
-    /// manager.registerUndo(withTarget: item) { item in
+    /// manager.registerUndo(withTarget: item) { [unowned manager] item in
     ///     assert(manager.isUndoing)
     /// }
     /// ```
@@ -260,7 +260,7 @@ open class UndoManager {
     /// func rename(_ item: Item, to newName: String, using manager: UndoManager) {
     ///     let oldName = item.name
     ///     item.name = newName
-    ///     manager.registerUndo(withTarget: item) { item in
+    ///     manager.registerUndo(withTarget: item) { [unowned manager] item in
     ///         rename(item, to: oldName, using: manager)
     ///     }
     ///     manager.setActionName("Rename")
