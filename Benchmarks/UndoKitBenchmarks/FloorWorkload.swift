@@ -1,0 +1,37 @@
+import Foundation
+
+/// The floor: what an undo stack cannot go below in Swift. Registering allocates a closure
+/// (capturing its target and an amount, as an undo action does) and appends it to an
+/// array; undoing pops one and calls it. No grouping, no redo, no bookkeeping: the issue
+/// asks UndoKit's W1 to stay within 2× of these two numbers.
+enum FloorWorkload {
+    final class Target {
+        var value = 0
+    }
+
+    static func floor(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let target = Target()
+        // Derived from the input so the optimizer cannot fold the captured amount away and
+        // skip the context allocation that a real action pays for.
+        let amount = n > 0 ? 1 : -1
+        var stack: [() -> Void] = []
+
+        let t0 = Measurement.now()
+        for _ in 0..<n {
+            target.value += amount
+            stack.append { [target] in target.value -= amount }
+        }
+        let t1 = Measurement.now()
+        try check(target.value == n * amount && stack.count == n, "floor register: value \(target.value)")
+
+        let t2 = Measurement.now()
+        while let action = stack.popLast() { action() }
+        let t3 = Measurement.now()
+        try check(target.value == 0, "floor undo: value \(target.value)")
+
+        result.record("register", operations: n, nanoseconds: t1 - t0)
+        result.record("undo", operations: n, nanoseconds: t3 - t2)
+        return result
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import UndoKit
+
+/// W1–W6: the shapes of undo history an app produces, each timed per action and each
+/// ending with a check of the final state, so a fast wrong answer never becomes a number.
+enum GroupingWorkloads {
+    /// W1: N groups of one action each; undo all; redo all. Also the basis of W7.
+    ///
+    /// `bytes_per_action` is the growth of the resident set across the register phase
+    /// divided by N. Only the first repetition reports it: later ones reuse memory the
+    /// previous repetition freed, and would report close to nothing.
+    static func w1(
+        n: Int, repetition: Int, postsNotifications: Bool = false, phaseSuffix: String = ""
+    ) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let manager = Manager.forBenchmark(postsNotifications: postsNotifications)
+        let counter = Counter(manager: manager)
+        let register = "register" + phaseSuffix
+
+        let residentBefore = Measurement.residentKiB()
+        let t0 = Measurement.now()
+        for _ in 0..<n {
+            manager.beginUndoGrouping()
+            counter.increment()
+            manager.endUndoGrouping()
+        }
+        let t1 = Measurement.now()
+        if repetition == 0, let before = residentBefore, let after = Measurement.residentKiB() {
+            result.note(register, "bytes_per_action", Double(after - before) * 1024 / Double(n))
+        }
+        try check(counter.value == n && manager.undoCount == n,
+                  "W1 register: value \(counter.value), undoCount \(manager.undoCount), expected \(n)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<n { manager.undo() }
+        let t3 = Measurement.now()
+        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == n,
+                  "W1 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t4 = Measurement.now()
+        for _ in 0..<n { manager.redo() }
+        let t5 = Measurement.now()
+        try check(counter.value == n && !manager.canRedo && manager.undoCount == n,
+                  "W1 redo: value \(counter.value), canRedo \(manager.canRedo), undoCount \(manager.undoCount)")
+
+        result.record(register, operations: n, nanoseconds: t1 - t0)
+        result.record("undo" + phaseSuffix, operations: n, nanoseconds: t3 - t2)
+        result.record("redo" + phaseSuffix, operations: n, nanoseconds: t5 - t4)
+        return result
+    }
+
+    /// W2: one group of N actions; undo it; redo it.
+    static func w2(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let manager = Manager.forBenchmark()
+        let counter = Counter(manager: manager)
+
+        let t0 = Measurement.now()
+        manager.beginUndoGrouping()
+        for _ in 0..<n { counter.increment() }
+        manager.endUndoGrouping()
+        let t1 = Measurement.now()
+        try check(counter.value == n && manager.undoCount == 1,
+                  "W2 register: value \(counter.value), undoCount \(manager.undoCount)")
+
+        let t2 = Measurement.now()
+        manager.undo()
+        let t3 = Measurement.now()
+        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == 1,
+                  "W2 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t4 = Measurement.now()
+        manager.redo()
+        let t5 = Measurement.now()
+        try check(counter.value == n && !manager.canRedo && manager.undoCount == 1,
+                  "W2 redo: value \(counter.value), canRedo \(manager.canRedo)")
+
+        result.record("register", operations: n, nanoseconds: t1 - t0)
+        result.record("undo", operations: n, nanoseconds: t3 - t2)
+        result.record("redo", operations: n, nanoseconds: t5 - t4)
+        return result
+    }
+
+    /// W3: N/10 top-level groups, each nesting groups 10 deep with one action per level.
+    static func w3(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let depth = 10, groups = n / depth, actions = groups * depth
+        let manager = Manager.forBenchmark()
+        let counter = Counter(manager: manager)
+
+        let t0 = Measurement.now()
+        for _ in 0..<groups {
+            for _ in 0..<depth {
+                manager.beginUndoGrouping()
+                counter.increment()
+            }
+            for _ in 0..<depth { manager.endUndoGrouping() }
+        }
+        let t1 = Measurement.now()
+        try check(counter.value == actions && manager.undoCount == groups && manager.groupingLevel == 0,
+                  "W3 register: value \(counter.value), undoCount \(manager.undoCount), level \(manager.groupingLevel)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<groups { manager.undo() }
+        let t3 = Measurement.now()
+        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == groups,
+                  "W3 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t4 = Measurement.now()
+        for _ in 0..<groups { manager.redo() }
+        let t5 = Measurement.now()
+        try check(counter.value == actions && !manager.canRedo && manager.undoCount == groups,
+                  "W3 redo: value \(counter.value), canRedo \(manager.canRedo)")
+
+        result.record("register", operations: actions, nanoseconds: t1 - t0)
+        result.record("undo", operations: actions, nanoseconds: t3 - t2)
+        result.record("redo", operations: actions, nanoseconds: t5 - t4)
+        return result
+    }
+
+    /// W4: `levelsOfUndo = 100` and N single-action groups, so all but the last 100 groups
+    /// are trimmed while registering; then undo and redo the 100 that are kept.
+    static func w4(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let kept = 100
+        let manager = Manager.forBenchmark()
+        manager.levelsOfUndo = kept
+        let counter = Counter(manager: manager)
+
+        let t0 = Measurement.now()
+        for _ in 0..<n {
+            manager.beginUndoGrouping()
+            counter.increment()
+            manager.endUndoGrouping()
+        }
+        let t1 = Measurement.now()
+        try check(counter.value == n && manager.undoCount == kept,
+                  "W4 register: value \(counter.value), undoCount \(manager.undoCount), expected \(kept) kept")
+
+        let t2 = Measurement.now()
+        for _ in 0..<kept { manager.undo() }
+        let t3 = Measurement.now()
+        try check(counter.value == n - kept && !manager.canUndo && manager.redoCount == kept,
+                  "W4 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t4 = Measurement.now()
+        for _ in 0..<kept { manager.redo() }
+        let t5 = Measurement.now()
+        try check(counter.value == n && !manager.canRedo && manager.undoCount == kept,
+                  "W4 redo: value \(counter.value), canRedo \(manager.canRedo)")
+
+        result.record("register", operations: n, nanoseconds: t1 - t0)
+        result.record("undo", operations: kept, nanoseconds: t3 - t2)
+        result.record("redo", operations: kept, nanoseconds: t5 - t4)
+        return result
+    }
+
+    /// W5: N single-action groups round-robin over 1,000 targets; undo half; then
+    /// `removeAllActions(withTarget:)` for every target.
+    ///
+    /// Removal is reported per call and per stored action, where a call's stored actions are
+    /// all actions still held (undo and redo stacks) when it starts. `maxCalls` times only
+    /// the first calls, for implementations too slow to time all 1,000; the rest are then
+    /// removed untimed so the final check still covers every target.
+    static func w5(n: Int, maxCalls: Int?) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let targetCount = 1_000, undone = n / 2
+        let timedCalls = min(maxCalls ?? targetCount, targetCount)
+        let manager = Manager.forBenchmark()
+        let targets = (0..<targetCount).map { _ in Counter(manager: manager) }
+
+        let t0 = Measurement.now()
+        for i in 0..<n {
+            manager.beginUndoGrouping()
+            targets[i % targetCount].increment()
+            manager.endUndoGrouping()
+        }
+        let t1 = Measurement.now()
+        for _ in 0..<undone { manager.undo() }
+        let t2 = Measurement.now()
+        let total = targets.reduce(0) { $0 + $1.value }
+        try check(total == n - undone && manager.undoCount == n - undone && manager.redoCount == undone,
+                  "W5 undo: total \(total), undoCount \(manager.undoCount), redoCount \(manager.redoCount)")
+
+        // Undo moved every undone action to the redo stack, so all N are stored at the start.
+        var stored = n, storedAtCalls = 0
+        var removalNanoseconds: UInt64 = 0
+        for (index, target) in targets.enumerated() {
+            let actionsOfTarget = n / targetCount + (index < n % targetCount ? 1 : 0)
+            if index < timedCalls {
+                storedAtCalls += stored
+                let start = Measurement.now()
+                manager.removeAllActions(withTarget: target)
+                removalNanoseconds += Measurement.now() - start
+            } else {
+                manager.removeAllActions(withTarget: target)
+            }
+            stored -= actionsOfTarget
+            if index == targetCount / 2 && n >= targetCount {
+                try check(manager.canUndo || manager.canRedo,
+                          "W5 remove: actions of targets not yet removed are gone")
+            }
+        }
+        try check(!manager.canUndo && !manager.canRedo && manager.undoCount == 0 && manager.redoCount == 0,
+                  "W5 remove: undoCount \(manager.undoCount), redoCount \(manager.redoCount) after removing every target")
+        let after = targets.reduce(0) { $0 + $1.value }
+        try check(after == n - undone, "W5 remove changed the targets: total \(after)")
+
+        result.record("register", operations: n, nanoseconds: t1 - t0)
+        result.record("undo", operations: undone, nanoseconds: t2 - t1)
+        result.record("remove_call", operations: timedCalls, nanoseconds: removalNanoseconds)
+        result.record("remove_per_stored", operations: storedAtCalls, nanoseconds: removalNanoseconds)
+        return result
+    }
+
+    /// W6: `groupsByEvent = true`; N events, each one registration followed by a run-loop
+    /// tick that closes the automatic group; undo all; redo all.
+    static func w6(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        let manager = Manager.forBenchmark(groupsByEvent: true)
+        let runLoop = manager.runLoop
+        let counter = Counter(manager: manager)
+
+        let t0 = Measurement.now()
+        for _ in 0..<n {
+            counter.increment()
+            runLoop.tick()
+        }
+        let t1 = Measurement.now()
+        try check(counter.value == n && manager.undoCount == n && manager.groupingLevel == 0,
+                  "W6 register: value \(counter.value), undoCount \(manager.undoCount), level \(manager.groupingLevel)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<n { manager.undo() }
+        let t3 = Measurement.now()
+        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == n,
+                  "W6 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t4 = Measurement.now()
+        for _ in 0..<n { manager.redo() }
+        let t5 = Measurement.now()
+        try check(counter.value == n && !manager.canRedo && manager.undoCount == n,
+                  "W6 redo: value \(counter.value), canRedo \(manager.canRedo)")
+
+        result.record("register", operations: n, nanoseconds: t1 - t0)
+        result.record("undo", operations: n, nanoseconds: t3 - t2)
+        result.record("redo", operations: n, nanoseconds: t5 - t4)
+        return result
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The command line of `undokit-bench`.
+struct Options {
+    /// Every workload, in the order they run when none is named. The floor runs first so a
+    /// reader sees the reference cost before the numbers it bounds.
+    static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+
+    var n = 1_000_000
+    var workloads = Options.allWorkloads
+    var repetitions = 5
+    var json = false
+    var quick = false
+    /// Runs the workloads in this process instead of one child process per workload; peak
+    /// RSS is then the whole run's, not the workload's.
+    var inProcess = false
+    /// Cap on the number of `removeAllActions(withTarget:)` calls W5 times (nil: all 1,000).
+    var w5Calls: Int?
+    /// W8's model size and number of steps (the issue's 10,000 and 10,000).
+    var w8Items = 10_000
+    var w8Steps = 10_000
+
+    static let usage = """
+        usage: undokit-bench [--n N] [--workload W1,W2,…] [--repetitions K] [--json] [--quick]
+                             [--in-process] [--w5-calls C] [--w8-items I] [--w8-steps S]
+
+          --n N            actions per workload (default 1,000,000)
+          --workload LIST  comma-separated subset of: \(allWorkloads.joined(separator: ","))
+          --repetitions K  runs per workload; the median and the minimum are reported (default 5)
+          --json           one JSON object per line instead of a table
+          --quick          CI smoke run: N = 10,000, 1 repetition, W8 with 500 steps
+          --in-process     run every workload in this process (default: one child process each,
+                           so that peak RSS belongs to one workload)
+          --w5-calls C     time only the first C of W5's 1,000 removeAllActions(withTarget:) calls
+          --w8-items I     items in W8's model (default 10,000)
+          --w8-steps S     steps in W8 (default 10,000)
+        """
+
+    /// Parses `arguments` (without the executable). Throws a message suitable for stderr.
+    static func parse(_ arguments: [String]) throws(OptionsError) -> Options {
+        var options = Options()
+        var explicitN = false, explicitRepetitions = false, explicitSteps = false
+        var iterator = arguments.makeIterator()
+
+        func value(for flag: String) throws(OptionsError) -> String {
+            guard let value = iterator.next() else { throw OptionsError("\(flag) needs a value") }
+            return value
+        }
+        func count(for flag: String, minimum: Int) throws(OptionsError) -> Int {
+            let text = try value(for: flag).replacingOccurrences(of: "_", with: "")
+                .replacingOccurrences(of: ",", with: "")
+            guard let number = Int(text), number >= minimum else {
+                throw OptionsError("\(flag) needs an integer ≥ \(minimum), got \(text)")
+            }
+            return number
+        }
+
+        while let argument = iterator.next() {
+            switch argument {
+            case "--n":
+                options.n = try count(for: argument, minimum: 100)
+                explicitN = true
+            case "--workload", "--workloads":
+                options.workloads = try parseWorkloads(value(for: argument))
+            case "--repetitions":
+                options.repetitions = try count(for: argument, minimum: 1)
+                explicitRepetitions = true
+            case "--json": options.json = true
+            case "--quick": options.quick = true
+            case "--in-process": options.inProcess = true
+            case "--w5-calls": options.w5Calls = try count(for: argument, minimum: 1)
+            case "--w8-items": options.w8Items = try count(for: argument, minimum: 1)
+            case "--w8-steps":
+                options.w8Steps = try count(for: argument, minimum: 1)
+                explicitSteps = true
+            case "--help", "-h": throw OptionsError(usage, isHelp: true)
+            default: throw OptionsError("unknown option \(argument)\n\(usage)")
+            }
+        }
+        // --quick only supplies defaults, so `--quick --n 50000` still means 50,000.
+        if options.quick {
+            if !explicitN { options.n = 10_000 }
+            if !explicitRepetitions { options.repetitions = 1 }
+            if !explicitSteps { options.w8Steps = 500 }
+        }
+        return options
+    }
+
+    private static func parseWorkloads(_ list: String) throws(OptionsError) -> [String] {
+        var chosen: [String] = []
+        for raw in list.split(separator: ",") {
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            guard let canonical = allWorkloads.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame })
+            else { throw OptionsError("unknown workload \(name); choose from \(allWorkloads.joined(separator: ","))") }
+            if !chosen.contains(canonical) { chosen.append(canonical) }
+        }
+        guard !chosen.isEmpty else { throw OptionsError("--workload needs at least one name") }
+        // Keep the canonical order so a table reads the same whichever way it was asked for.
+        return allWorkloads.filter(chosen.contains)
+    }
+
+    /// The arguments that make a child process run `workload` with these settings.
+    func childArguments(for workload: String) -> [String] {
+        var arguments = [
+            "--workload", workload, "--n", String(n), "--repetitions", String(repetitions),
+            "--w8-items", String(w8Items), "--w8-steps", String(w8Steps), "--json", "--in-process",
+        ]
+        if let w5Calls { arguments += ["--w5-calls", String(w5Calls)] }
+        return arguments
+    }
+}
+
+struct OptionsError: Error {
+    let message: String
+    let isHelp: Bool
+    init(_ message: String, isHelp: Bool = false) {
+        self.message = message
+        self.isHelp = isHelp
+    }
+}

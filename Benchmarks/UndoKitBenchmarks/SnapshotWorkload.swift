@@ -1,0 +1,171 @@
+import Foundation
+import UndoKit
+
+/// W8: the value-snapshot pattern. A document holds a struct model of `items` integers; each
+/// step changes one item and registers the old whole model as the undo action.
+///
+/// The question is whether copy-on-write keeps memory proportional to the changes. It
+/// cannot for a flat array: when the step mutates, the old model is still referenced (by the
+/// document, then by the undo action that keeps it), so the mutation copies the whole
+/// buffer and every step retains a full model. Two variants put that in context, measured
+/// the same way:
+/// - `chunked`: the same snapshot pattern over a model split into √items chunks, so a step
+///   copies only the outer array and one chunk (structural sharing keeps the rest).
+/// - `delta`: the classic alternative that registers the inverse of the one-item change.
+///
+/// `retained_bytes_per_step` is the resident-set growth over the steps divided by the steps
+/// (first repetition only, as in W1). The variants run smallest first, so memory freed by
+/// one can hide at most the previous, smaller variant's footprint in the next one's figure.
+enum SnapshotWorkload {
+    static func w8(items: Int, steps: Int, repetition: Int) throws(BenchmarkFailure) -> RepetitionResult {
+        var result = RepetitionResult()
+        try measure(DeltaDocument.self, name: "delta", items: items, steps: steps, repetition: repetition, into: &result)
+        try measure(ChunkedSnapshotDocument.self, name: "chunked", items: items, steps: steps, repetition: repetition, into: &result)
+        try measure(FlatSnapshotDocument.self, name: "flat", items: items, steps: steps, repetition: repetition, into: &result)
+        return result
+    }
+
+    private static func measure<Document: SteppedDocument>(
+        _: Document.Type, name: String, items: Int, steps: Int, repetition: Int,
+        into result: inout RepetitionResult
+    ) throws(BenchmarkFailure) {
+        let manager = Manager.forBenchmark()
+        let document = Document(items: items, manager: manager)
+
+        let residentBefore = Measurement.residentKiB()
+        let t0 = Measurement.now()
+        for step in 0..<steps {
+            manager.beginUndoGrouping()
+            // A stride coprime to the usual sizes spreads the changes over the whole model.
+            document.increment(at: (step &* 7_919) % items)
+            manager.endUndoGrouping()
+        }
+        let t1 = Measurement.now()
+        let residentAfter = Measurement.residentKiB()
+        try check(document.sum == steps && manager.undoCount == steps,
+                  "W8 \(name) steps: sum \(document.sum), undoCount \(manager.undoCount), expected \(steps)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<steps { manager.undo() }
+        let t3 = Measurement.now()
+        try check(document.isPristine && !manager.canUndo && manager.redoCount == steps,
+                  "W8 \(name) undo: model not back to its initial state, or history left over")
+
+        let stepPhase = name + "_step"
+        result.record(stepPhase, operations: steps, nanoseconds: t1 - t0)
+        result.record(name + "_undo", operations: steps, nanoseconds: t3 - t2)
+        if repetition == 0, let before = residentBefore, let after = residentAfter {
+            result.note(stepPhase, "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
+            result.note(stepPhase, "model_bytes", Double(items * MemoryLayout<Int>.stride))
+        }
+    }
+}
+
+/// A document whose one-item changes are undoable.
+protocol SteppedDocument: AnyObject {
+    init(items: Int, manager: Manager)
+    /// Adds one to an item, registering whatever undoes it.
+    func increment(at index: Int)
+    var sum: Int { get }
+    /// Whether every item is back to zero.
+    var isPristine: Bool { get }
+}
+
+/// The pattern under test: registers the old whole model, a flat array of items.
+final class FlatSnapshotDocument: SteppedDocument {
+    struct Model {
+        var items: [Int]
+    }
+
+    private(set) var model: Model
+    let manager: Manager
+
+    init(items: Int, manager: Manager) {
+        model = Model(items: Array(repeating: 0, count: items))
+        self.manager = manager
+    }
+
+    func increment(at index: Int) {
+        var next = model
+        next.items[index] += 1
+        replace(with: next)
+    }
+
+    private func replace(with next: Model) {
+        let old = model
+        model = next
+        manager.registerUndo(withTarget: self) { $0.replace(with: old) }
+    }
+
+    var sum: Int { model.items.reduce(0, +) }
+    var isPristine: Bool { model.items.allSatisfy { $0 == 0 } }
+}
+
+/// The same snapshot pattern over a model stored as √items chunks, so that copy-on-write
+/// copies one chunk and the outer array of chunk references, and shares the rest.
+final class ChunkedSnapshotDocument: SteppedDocument {
+    struct Model {
+        let chunkSize: Int
+        var chunks: [[Int]]
+
+        init(items: Int) {
+            let size = max(1, Int(Double(items).squareRoot()))
+            chunkSize = size
+            chunks = stride(from: 0, to: items, by: size).map { start in
+                Array(repeating: 0, count: min(size, items - start))
+            }
+        }
+
+        subscript(index: Int) -> Int {
+            get { chunks[index / chunkSize][index % chunkSize] }
+            set { chunks[index / chunkSize][index % chunkSize] = newValue }
+        }
+    }
+
+    private(set) var model: Model
+    let manager: Manager
+
+    init(items: Int, manager: Manager) {
+        model = Model(items: items)
+        self.manager = manager
+    }
+
+    func increment(at index: Int) {
+        var next = model
+        next[index] += 1
+        replace(with: next)
+    }
+
+    private func replace(with next: Model) {
+        let old = model
+        model = next
+        manager.registerUndo(withTarget: self) { $0.replace(with: old) }
+    }
+
+    var sum: Int { model.chunks.reduce(0) { $0 + $1.reduce(0, +) } }
+    var isPristine: Bool { model.chunks.allSatisfy { $0.allSatisfy { $0 == 0 } } }
+}
+
+/// The alternative to snapshots: the undo action restores the one item that changed.
+final class DeltaDocument: SteppedDocument {
+    private(set) var items: [Int]
+    let manager: Manager
+
+    init(items: Int, manager: Manager) {
+        self.items = Array(repeating: 0, count: items)
+        self.manager = manager
+    }
+
+    func increment(at index: Int) {
+        set(index, to: items[index] + 1)
+    }
+
+    private func set(_ index: Int, to value: Int) {
+        let old = items[index]
+        items[index] = value
+        manager.registerUndo(withTarget: self) { $0.set(index, to: old) }
+    }
+
+    var sum: Int { items.reduce(0, +) }
+    var isPristine: Bool { items.allSatisfy { $0 == 0 } }
+}
