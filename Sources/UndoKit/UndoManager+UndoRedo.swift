@@ -142,7 +142,8 @@ extension UndoManager {
         post(.willRedoChange)
         beginUndoGrouping()
         let redoneMetadata = redoStack.topMetadata
-        if isUndoRegistrationEnabled {
+        // Copying "nothing" over "nothing" is the common case; skip its park-and-release.
+        if isUndoRegistrationEnabled && (redoneMetadata != nil || undoStack.topMetadata != nil) {
             undoStack.replaceOpenTopMetadata(with: redoneMetadata)
             releaseDroppedEntries()
         }
@@ -170,7 +171,9 @@ extension UndoManager {
             switch entry {
             case .action(let target, let action), .singleton(let target, let action):
                 if invocationWasAborted { return }
-                if targetsRemovedDuringInvocation.contains(target) { continue }
+                if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(target) {
+                    continue
+                }
                 action.invoke()
             case .begin, .end:
                 continue

@@ -432,8 +432,14 @@ open class UndoManager {
     /// Releases what the stacks took off since the last call. Called right after each
     /// mutation that may drop entries, when the stacks are consistent, so that `deinit`s the
     /// release runs may use the manager (see ``UndoStack/dropped``).
+    @inline(__always)
     func releaseDroppedEntries() {
-        guard !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty else { return }
+        if !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty {
+            releaseDroppedEntriesNow()
+        }
+    }
+
+    private func releaseDroppedEntriesNow() {
         var released = ContiguousArray<UndoStack.Entry>()
         swap(&released, &undoStack.dropped)
         released.append(contentsOf: redoStack.dropped)
