@@ -18,6 +18,9 @@ struct UndoManagerStorage {
     var groupsByEvent = true
     var runLoopModes: [RunLoop.Mode] = [.default]
     var notificationCenter: NotificationCenter? = .default
+    /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
+    /// coordinator's tokens).
+    weak var coordinator: UndoCoordinator?
     /// The registration fast path's one-entry cache: the target type last registered and
     /// its `HandlerAction` class (see ``UndoManager/actionType(for:)``).
     @usableFromInline

@@ -1,0 +1,347 @@
+import Dispatch
+import Foundation
+
+/// What a ``SimulatedRunLoop`` tells the event loop that drives it.
+///
+/// The loop calls these synchronously, from its own isolation domain (wherever its managers
+/// register); each driver checks that domain is the one it was started in.
+protocol SimulatedRunLoopDriver: AnyObject {
+    /// A manager opened its automatic group: the current event needs an end.
+    func loopDidArm()
+    /// A tick ended. Managers may still be waiting (for other modes), or may have armed while
+    /// it ran.
+    func loopDidEndTick()
+    /// The loop dropped this driver; it must not tick the loop again.
+    func stop()
+}
+
+extension SimulatedRunLoop {
+    /// A Foundation run loop as the source of event ends; see
+    /// ``SimulatedRunLoop/drive(with:)-(RunLoopDriver)``.
+    ///
+    /// ```swift
+    /// loop.drive(with: .currentRunLoop)
+    /// ```
+    public struct RunLoopDriver: Sendable {
+        /// The run loop of the thread that calls ``SimulatedRunLoop/drive(with:)-(RunLoopDriver)``.
+        ///
+        /// ```swift
+        /// Thread {
+        ///     let loop = SimulatedRunLoop()
+        ///     loop.drive(with: .currentRunLoop)
+        ///     RunLoop.current.run()
+        /// }.start()
+        /// ```
+        public static var currentRunLoop: RunLoopDriver { RunLoopDriver() }
+    }
+
+    /// The main dispatch queue or the main actor as the source of event ends; see
+    /// ``SimulatedRunLoop/drive(with:)-(MainDriver)``.
+    ///
+    /// ```swift
+    /// loop.drive(with: .mainActor)
+    /// ```
+    public struct MainDriver: Sendable {
+        enum Hop: Sendable {
+            case mainQueue
+            case mainActor
+        }
+
+        let hop: Hop
+
+        /// Ends the event after the current `DispatchQueue.main` work item: the tick is a
+        /// main-queue block enqueued when the event's first registration arms.
+        ///
+        /// ```swift
+        /// loop.drive(with: .mainQueue)
+        /// DispatchQueue.main.async {
+        ///     manager.registerUndo(withTarget: item) { $0.restore() }
+        /// }   // the tick runs after this block: one undo step
+        /// ```
+        public static var mainQueue: MainDriver { MainDriver(hop: .mainQueue) }
+
+        /// Ends the event after the current main-actor job: the tick is a main-actor task
+        /// enqueued when the event's first registration arms, so every `await` that suspends
+        /// ends the event.
+        ///
+        /// ```swift
+        /// @MainActor func rename(_ item: Item, to name: String) async {
+        ///     item.setName(name, using: manager)   // step 1
+        ///     await save(item)                     // suspends: the tick closes step 1
+        ///     item.touch(using: manager)           // step 2
+        /// }
+        /// ```
+        public static var mainActor: MainDriver { MainDriver(hop: .mainActor) }
+    }
+
+    /// Ticks the loop at the end of each pass of the calling thread's Foundation run loop, in
+    /// the modes its managers list in ``UndoManager/runLoopModes``.
+    ///
+    /// When a manager opens its automatic group, the driver schedules one tick in that
+    /// manager's modes, both as a block (`RunLoop.perform(inModes:block:)`) and as a timer
+    /// due now; whichever the run loop runs first ticks. The block runs as soon as the run
+    /// loop has handled the current timer or source; the timer covers registrations made
+    /// inside run-loop blocks, since a block does not wake a sleeping run loop. Either way,
+    /// what one input event registers is one undo step, and the next event starts another.
+    /// The tick is in the mode the run loop is in; a pass in the default mode also counts as
+    /// one in `.common`, the only common mode Foundation sets up. A manager whose modes the
+    /// run loop never enters stays open, as on Apple platforms.
+    ///
+    /// The run loop has to run (`RunLoop.current.run()` or its variants) for the driver to do
+    /// anything. On Linux, a program whose `main` is `async` runs the main queue with
+    /// `dispatchMain()` and never runs the main thread's run loop: use
+    /// ``drive(with:)-(MainDriver)`` there.
+    ///
+    /// The loop and its managers then belong to this thread: a registration on any other
+    /// thread stops the program. Driving replaces the previous driver; ``stopDriving()`` ends
+    /// it. Groups already open close at the end of the current pass.
+    ///
+    /// ```swift
+    /// Thread {
+    ///     let editor = Editor()   // owns a SimulatedRunLoop and the managers on it
+    ///     editor.loop.drive(with: .currentRunLoop)
+    ///     editor.listen()         // input arrives through run-loop sources and timers;
+    ///                             // what each one registers becomes one undo step
+    ///     RunLoop.current.run()
+    /// }.start()
+    /// ```
+    @available(*, noasync, message: "an async function can resume on another thread, so it has no current run loop to drive with")
+    public func drive(with driver: RunLoopDriver) {
+        install(FoundationRunLoopDriver(loop: self, runLoop: RunLoop.current))
+    }
+
+    /// Ticks the loop after the current main-queue work item or main-actor job, in the
+    /// default mode (which also counts as `.common`).
+    ///
+    /// When a manager opens its automatic group, the driver enqueues one tick on the main
+    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``).
+    /// Work already waiting on the main queue when the event began runs before the tick and
+    /// joins the event, as every source handled in one pass of a run loop does. A manager that
+    /// lists neither the default mode nor `.common` is left for you to tick by hand.
+    ///
+    /// Main-actor isolation makes the loop and its managers main-actor state, which the
+    /// compiler enforces when you call this from elsewhere with `await`; a registration off
+    /// the main actor stops the program. On Linux the main queue runs when the program has an
+    /// `async` `main` (or calls `dispatchMain()`), or when the main thread runs its run loop.
+    /// Driving replaces the previous driver; ``stopDriving()`` ends it. Groups already open
+    /// close at the end of the current job.
+    ///
+    /// ```swift
+    /// @MainActor final class NotesWindow {
+    ///     let loop = SimulatedRunLoop()
+    ///     lazy var manager = UndoManager(runLoop: loop)
+    ///     init() { loop.drive(with: .mainActor) }
+    ///
+    ///     func keyDown(_ character: Character) {
+    ///         text.insert(character, using: manager)   // each key press: one undo step
+    ///     }
+    /// }
+    /// ```
+    @MainActor
+    public func drive(with driver: MainDriver) {
+        install(MainExecutorDriver(loop: self, hop: driver.hop))
+    }
+
+    /// Stops the driver started by `drive(with:)`; automatic groups then wait for
+    /// ``tick(mode:)`` again. Does nothing when the loop is not driven.
+    ///
+    /// A tick the driver has already scheduled does not run.
+    ///
+    /// ```swift
+    /// loop.drive(with: .mainQueue)
+    /// // …
+    /// loop.stopDriving()
+    /// loop.tick()   // ticking by hand again
+    /// ```
+    public func stopDriving() {
+        driver?.stop()
+        driver = nil
+    }
+
+    private func install(_ newDriver: any SimulatedRunLoopDriver) {
+        stopDriving()
+        driver = newDriver
+        if !closableModes.isEmpty {
+            newDriver.loopDidArm()
+        }
+    }
+}
+
+/// Ticks from the main queue or the main actor.
+///
+/// All its state is main-actor isolated. The loop calls it from nonisolated code, so each
+/// entry point first checks, at run time, that it really is on the main actor; the loop being
+/// main-actor state is what ``SimulatedRunLoop/drive(with:)-(MainDriver)``'s
+/// isolation establishes at compile time.
+@MainActor
+final class MainExecutorDriver: SimulatedRunLoopDriver {
+    private weak var loop: SimulatedRunLoop?
+    private let hop: SimulatedRunLoop.MainDriver.Hop
+    private var tickIsScheduled = false
+    /// A scheduled tick found a tick running (only possible if something spun the event loop
+    /// from inside a tick); the end of that tick schedules another.
+    private var tickWasDeferred = false
+    private var isStopped = false
+
+    init(loop: SimulatedRunLoop, hop: SimulatedRunLoop.MainDriver.Hop) {
+        self.loop = loop
+        self.hop = hop
+    }
+
+    nonisolated func loopDidArm() {
+        MainActor.preconditionIsolated("an UndoManager on a loop driven by the main queue or main actor registered off the main actor")
+        MainActor.assumeIsolated { scheduleTick() }
+    }
+
+    nonisolated func loopDidEndTick() {
+        MainActor.preconditionIsolated("a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor")
+        MainActor.assumeIsolated {
+            if tickWasDeferred {
+                tickWasDeferred = false
+                scheduleTick()
+            }
+        }
+    }
+
+    nonisolated func stop() {
+        MainActor.preconditionIsolated("stopDriving() called off the main actor on a loop driven by the main queue or main actor")
+        MainActor.assumeIsolated { isStopped = true }
+    }
+
+    private func scheduleTick() {
+        guard !tickIsScheduled && !isStopped else { return }
+        tickIsScheduled = true
+        // Only the driver, which is Sendable as main-actor state, crosses into the enqueued
+        // work; the loop is reached through it on the main actor.
+        switch hop {
+        case .mainQueue:
+            DispatchQueue.main.async { [weak self] in
+                self?.fire()
+            }
+        case .mainActor:
+            Task { @MainActor [weak self] in
+                self?.fire()
+            }
+        }
+    }
+
+    private func fire() {
+        tickIsScheduled = false
+        guard !isStopped, let loop else { return }
+        guard !loop.isTicking else {
+            tickWasDeferred = true
+            return
+        }
+        loop.tick(modes: [.default, .common])
+    }
+}
+
+/// Ticks from a Foundation run loop, on that run loop's thread.
+///
+/// Not Sendable: the driver, its loop and the loop's managers are confined to the run loop's
+/// thread. Entry points check the thread; the blocks and timers it schedules reach the driver
+/// through ``RunLoopBoundReference``, which checks it too.
+final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
+    private weak var loop: SimulatedRunLoop?
+    private let runLoop: RunLoop
+    /// Ticks scheduled and not yet run, by id: the modes, and the timer that also runs the
+    /// tick (see `scheduleTicks()`).
+    private var outstanding: [Int: (modes: Set<RunLoop.Mode>, timer: Timer)] = [:]
+    private var nextPerformID = 0
+    private var isStopped = false
+
+    init(loop: SimulatedRunLoop, runLoop: RunLoop) {
+        self.loop = loop
+        self.runLoop = runLoop
+    }
+
+    func loopDidArm() {
+        checkThread("an UndoManager on a loop driven by a run loop registered on another thread")
+        scheduleTicks()
+    }
+
+    func loopDidEndTick() {
+        checkThread("a SimulatedRunLoop driven by a run loop ticked on another thread")
+        // Covers managers still waiting for other modes, ones that armed during the tick, and
+        // a perform block that found this tick running.
+        scheduleTicks()
+    }
+
+    func stop() {
+        checkThread("stopDriving() called on another thread than the run loop driving the loop")
+        isStopped = true
+        for scheduled in outstanding.values {
+            scheduled.timer.invalidate()
+        }
+        outstanding.removeAll()
+    }
+
+    private func checkThread(_ message: @autoclosure () -> String) {
+        precondition(RunLoop.current === runLoop, message())
+    }
+
+    /// Makes sure a tick is scheduled in every mode in which some manager waits.
+    ///
+    /// Only modes no outstanding tick covers get a new one, so a manager whose modes the run
+    /// loop is not in costs one idle block and timer, not one per pass.
+    private func scheduleTicks() {
+        guard !isStopped, let loop else { return }
+        var covered: Set<RunLoop.Mode> = []
+        for scheduled in outstanding.values {
+            covered.formUnion(scheduled.modes)
+        }
+        let missing = loop.closableModes.subtracting(covered)
+        guard !missing.isEmpty else { return }
+        let id = nextPerformID
+        nextPerformID += 1
+        let modes = missing.sorted { $0.rawValue < $1.rawValue }
+        let reference = RunLoopBoundReference(self, runLoop: runLoop)
+        // Two ways to the same tick; the first to run does it. The block runs when the run
+        // loop has handled the current timer or source, before it sleeps: the end of the
+        // event. But a block does not wake a sleeping loop, so one queued from inside another
+        // block would wait for the next event and run after it, merging the two; the timer,
+        // due now, wakes the loop and runs before timers that become due later.
+        let timer = Timer(timeInterval: 0, repeats: false) { _ in
+            reference.object?.fire(id)
+        }
+        outstanding[id] = (missing, timer)
+        runLoop.perform(inModes: modes) {
+            reference.object?.fire(id)
+        }
+        for mode in modes {
+            runLoop.add(timer, forMode: mode)
+        }
+    }
+
+    private func fire(_ id: Int) {
+        guard let scheduled = outstanding.removeValue(forKey: id) else { return }
+        scheduled.timer.invalidate()
+        // Inside a tick (a nested run loop spun by an observer), the tick's end reschedules.
+        guard !isStopped, let loop, !loop.isTicking else { return }
+        let mode = runLoop.currentMode ?? .default
+        loop.tick(modes: mode == .default ? [.default, .common] : [mode])
+    }
+}
+
+/// Carries a weak reference to an object confined to one run loop's thread into the
+/// `@Sendable` blocks that run loop runs.
+///
+/// Why `@unchecked Sendable` is safe: `_object` is written only by `init`, before the reference
+/// is shared, and read only through ``object``, which first traps unless the caller is on
+/// `runLoop`'s own thread, the one thread that ever touches the object (the runtime zeroes a
+/// weak reference atomically, so its owner's deallocation is no race either). `runLoop` is
+/// immutable, and comparing its identity reads nothing mutable.
+final class RunLoopBoundReference<Object: AnyObject>: @unchecked Sendable {
+    private weak var _object: Object?
+    private let runLoop: RunLoop
+
+    init(_ object: Object, runLoop: RunLoop) {
+        self._object = object
+        self.runLoop = runLoop
+    }
+
+    var object: Object? {
+        precondition(RunLoop.current === runLoop, "a run-loop-bound reference was used on another thread")
+        return _object
+    }
+}

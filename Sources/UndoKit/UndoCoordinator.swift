@@ -1,0 +1,334 @@
+/// One undo order across several undo managers: undo reverts the most recent step of
+/// whichever manager made it.
+///
+/// An app with several editable views, each with an undo manager of its own, wants the
+/// Undo menu to follow the order in which the user edited, not the view that happens to be
+/// focused. Attach the managers to a coordinator and route the menu to it:
+///
+/// ```swift
+/// let loop = SimulatedRunLoop()          // one window, one event stream
+/// let coordinator = UndoCoordinator()
+/// let editors = (1...3).map { _ in TextEditor(undoManager: UndoManager(runLoop: loop)) }
+/// for editor in editors {
+///     coordinator.attach(editor.undoManager)
+/// }
+///
+/// editors[0].type("Hello");   loop.tick()
+/// editors[1].type("World");   loop.tick()
+/// editors[0].type("!");       loop.tick()
+///
+/// coordinator.undoMenuItemTitle   // "Undo Typing", editor 1's "!"
+/// coordinator.undo()              // editor 1: "!" goes
+/// coordinator.undo()              // editor 2: "World" goes
+/// coordinator.redo()              // editor 2: "World" is back
+/// ```
+///
+/// The coordinator orders the top-level groups its managers close, undo and redo, and
+/// ``undo()`` and ``redo()`` go through the owning manager's own ``UndoManager/undo()`` and
+/// ``UndoManager/redo()``, so notifications, action names and everything else behave as they
+/// would without it. Nothing has to go through the coordinator, though: the order stays true
+/// when a manager is undone or redone directly, when ``UndoManager/removeAllActions()``,
+/// ``UndoManager/removeAllActions(withTarget:)`` or ``UndoManager/levelsOfUndo`` drop groups,
+/// when a new edit clears a manager's redo stack, and when a manager is detached or goes
+/// away. A new edit clears the redo steps of its own manager only; the other managers' undone
+/// steps stay redoable, in the order they were undone.
+///
+/// ``undo()`` and ``redo()`` first end the current event for every attached manager (see
+/// ``UndoManager/endEventGroup()``), as ``UndoManager/undo()`` does for its own automatic
+/// group, so that an edit still open counts as the most recent one.
+///
+/// The coordinator holds its managers weakly and observes them with
+/// ``UndoManager/addEventObserver(_:)``, not `NotificationCenter`. Like ``UndoManager`` it is
+/// not `Sendable`: use it in the isolation domain of its managers. See
+/// <doc:CoordinatingUndoManagers>.
+public final class UndoCoordinator {
+    /// One attached manager and what the coordinator last saw of its stacks.
+    final class Member {
+        weak var manager: UndoManager?
+        var observation: UndoManager.EventObservation?
+        /// The member's closed top-level groups on each stack when the orders last matched
+        /// them, which is also how many steps of this member each order holds.
+        var syncedUndoCount = 0
+        var syncedRedoCount = 0
+        /// When the member's newest top-level group opened, to end open event groups in the
+        /// order they began.
+        var groupOpenSerial: UInt64 = 0
+
+        init(manager: UndoManager) {
+            self.manager = manager
+        }
+
+        func recordSync(of manager: UndoManager) {
+            syncedUndoCount = manager.undoStack.closedTopLevelGroupCount
+            syncedRedoCount = manager.redoStack.closedTopLevelGroupCount
+        }
+    }
+
+    /// A top-level group in the global order: the token its metadata carries, and its manager.
+    struct Step {
+        let token: UInt64
+        let member: Member
+    }
+
+    var members: [Member] = []
+    /// Undoable steps, oldest first; the last is what ``undo()`` reverts.
+    var undoSteps: [Step] = []
+    /// Undone steps, in the order they were undone; the last is what ``redo()`` performs.
+    var redoSteps: [Step] = []
+    private var nextToken: UInt64 = 1
+    var nextGroupOpenSerial: UInt64 = 0
+
+    /// Creates a coordinator with no managers.
+    ///
+    /// ```swift
+    /// let coordinator = UndoCoordinator()
+    /// coordinator.canUndo   // false
+    /// ```
+    public init() {}
+
+    deinit {
+        for member in members {
+            member.observation?.cancel()
+        }
+    }
+
+    func makeToken() -> UInt64 {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+
+    // MARK: Managers
+
+    /// The attached managers that still exist, in the order they were attached.
+    ///
+    /// ```swift
+    /// coordinator.attach(textManager)
+    /// coordinator.attach(canvasManager)
+    /// coordinator.managers   // [textManager, canvasManager]
+    /// ```
+    public var managers: [UndoManager] {
+        members.compactMap(\.manager)
+    }
+
+    /// Adds a manager to the coordinated order.
+    ///
+    /// Groups already on the manager's stacks join the order as older than every step the
+    /// coordinator already orders (their time relative to other managers' steps is not
+    /// known); groups still open join when they close. A manager belongs to one coordinator
+    /// at a time: attaching it here detaches it from the previous one. Attaching a manager
+    /// twice does nothing.
+    ///
+    /// The coordinator keeps the manager weakly: a manager that goes away leaves the order.
+    ///
+    /// ```swift
+    /// let manager = UndoManager(runLoop: windowLoop)
+    /// coordinator.attach(manager)
+    /// ```
+    public func attach(_ manager: UndoManager) {
+        if manager.coordinator === self { return }
+        manager.coordinator?.detach(manager)
+        let member = Member(manager: manager)
+        // Other coordinators' tokens mean nothing here: retag everything.
+        manager.undoStack.clearOpenTopLevelToken()
+        manager.redoStack.clearOpenTopLevelToken()
+        let undoTokens = manager.undoStack.tagClosedTopLevelGroups(replacing: { _ in true }, makeToken)
+        let redoTokens = manager.redoStack.tagClosedTopLevelGroups(replacing: { _ in true }, makeToken)
+        undoSteps.insert(contentsOf: undoTokens.map { Step(token: $0, member: member) }, at: 0)
+        redoSteps.insert(contentsOf: redoTokens.map { Step(token: $0, member: member) }, at: 0)
+        member.recordSync(of: manager)
+        member.observation = manager.addEventObserver { [weak self, weak member] event in
+            guard let self, let member else { return }
+            self.handle(event, from: member)
+        }
+        manager.coordinator = self
+        members.append(member)
+        manager.checkInvariantsInDebugBuilds()
+    }
+
+    /// Removes a manager and its steps from the coordinated order; the manager keeps its
+    /// stacks. Does nothing if the manager is not attached.
+    ///
+    /// ```swift
+    /// editorWillClose(editor)
+    /// coordinator.detach(editor.undoManager)
+    /// ```
+    public func detach(_ manager: UndoManager) {
+        guard let index = members.firstIndex(where: { $0.manager === manager }) else { return }
+        let member = members.remove(at: index)
+        member.observation?.cancel()
+        manager.coordinator = nil
+        undoSteps.removeAll { $0.member === member }
+        redoSteps.removeAll { $0.member === member }
+    }
+
+    // MARK: Undo and redo
+
+    /// Whether ``undo()`` would revert something: an attached manager has a step to undo,
+    /// or an automatic group open that ``undo()`` would close and undo.
+    ///
+    /// Like ``UndoManager/canUndo`` it does not promise that the undo is allowed: a manager
+    /// with an explicit group open stops the program when asked to undo.
+    ///
+    /// ```swift
+    /// undoMenuItem.isEnabled = coordinator.canUndo
+    /// ```
+    public var canUndo: Bool {
+        undoTarget != nil
+    }
+
+    /// Whether ``redo()`` would perform something: a step undone in an attached manager is
+    /// still on that manager's redo stack.
+    ///
+    /// Unlike ``UndoManager/canRedo`` it posts no checkpoint.
+    ///
+    /// ```swift
+    /// redoMenuItem.isEnabled = coordinator.canRedo
+    /// ```
+    public var canRedo: Bool {
+        redoTarget != nil
+    }
+
+    /// Reverts the most recent step of all attached managers, through its manager's
+    /// ``UndoManager/undo()``.
+    ///
+    /// First ends the current event for every attached manager whose automatic group can be
+    /// closed (``UndoManager/endEventGroup()``), in the order those groups opened, so the
+    /// newest of them is what gets undone. Does nothing when there is nothing to undo.
+    ///
+    /// ```swift
+    /// editors[0].type("Hello");  loop.tick()
+    /// editors[1].type("World");  loop.tick()
+    /// coordinator.undo()   // editor 2's "World"
+    /// coordinator.undo()   // editor 1's "Hello"
+    /// ```
+    ///
+    /// - Precondition: The manager that made the step allows ``UndoManager/undo()``: no
+    ///   explicit group is open in it, and it is not undoing or redoing.
+    public func undo() {
+        endEventGroups()
+        synchronizeIfNeeded()
+        undoSteps.last?.member.manager?.undo()
+    }
+
+    /// Performs the most recently undone step of all attached managers, through its manager's
+    /// ``UndoManager/redo()``.
+    ///
+    /// Like ``undo()``, first ends the current event for every attached manager. Does nothing
+    /// when there is nothing to redo.
+    ///
+    /// ```swift
+    /// coordinator.undo()   // editor 2's "World"
+    /// coordinator.undo()   // editor 1's "Hello"
+    /// coordinator.redo()   // "Hello" again
+    /// coordinator.redo()   // "World" again
+    /// ```
+    ///
+    /// - Precondition: The manager that undid the step is not undoing or redoing.
+    public func redo() {
+        endEventGroups()
+        synchronizeIfNeeded()
+        redoSteps.last?.member.manager?.redo()
+    }
+
+    // MARK: Names and titles
+
+    /// The action name of the step ``undo()`` would revert, or `""`.
+    ///
+    /// ```swift
+    /// coordinator.undoActionName   // "Typing"
+    /// ```
+    public var undoActionName: String {
+        undoTarget?.undoActionName ?? ""
+    }
+
+    /// The action name of the step ``redo()`` would perform, or `""`.
+    ///
+    /// ```swift
+    /// coordinator.undo()
+    /// coordinator.redoActionName   // "Typing"
+    /// ```
+    public var redoActionName: String {
+        redoTarget?.redoActionName ?? ""
+    }
+
+    /// The title for an Undo menu item: "Undo" and the name of the step ``undo()`` would
+    /// revert, or just "Undo".
+    ///
+    /// The title comes from the owning manager's
+    /// ``UndoManager/undoMenuTitle(forUndoActionName:)``, so a manager subclass that localizes
+    /// its titles localizes the coordinator's too.
+    ///
+    /// ```swift
+    /// undoMenuItem.title = coordinator.undoMenuItemTitle   // "Undo Typing"
+    /// ```
+    public var undoMenuItemTitle: String {
+        guard let target = undoTarget else { return "Undo" }
+        let name = target.undoActionName
+        return name.isEmpty ? "Undo" : target.undoMenuTitle(forUndoActionName: name)
+    }
+
+    /// The title for a Redo menu item: "Redo" and the name of the step ``redo()`` would
+    /// perform, or just "Redo".
+    ///
+    /// The title comes from the owning manager's
+    /// ``UndoManager/redoMenuTitle(forUndoActionName:)``. Unlike
+    /// ``UndoManager/redoMenuItemTitle`` it posts no checkpoint.
+    ///
+    /// ```swift
+    /// redoMenuItem.title = coordinator.redoMenuItemTitle   // "Redo Typing"
+    /// ```
+    public var redoMenuItemTitle: String {
+        guard let target = redoTarget else { return "Redo" }
+        let name = target.redoActionName
+        return name.isEmpty ? "Redo" : target.redoMenuTitle(forUndoActionName: name)
+    }
+
+    // MARK: Targets
+
+    /// The manager ``undo()`` would call: the one whose open event group began last, or else
+    /// the one that made the newest step.
+    private var undoTarget: UndoManager? {
+        synchronizeIfNeeded()
+        var newestOpen: Member?
+        // `>=`: of groups opened before their managers were attached (serial 0), endEventGroups()
+        // ends the last attached last, so that is the one undo() reverts.
+        for member in members where member.manager?.canEndEventGroup == true {
+            if newestOpen.map({ member.groupOpenSerial >= $0.groupOpenSerial }) ?? true {
+                newestOpen = member
+            }
+        }
+        return newestOpen?.manager ?? undoSteps.last?.member.manager
+    }
+
+    /// The manager ``redo()`` would call, after ending the open event groups: ending an empty
+    /// one clears its manager's redo stack (spec R10), so that manager's steps do not count.
+    private var redoTarget: UndoManager? {
+        synchronizeIfNeeded()
+        let step = redoSteps.last { step in
+            !(step.member.manager?.endingEventGroupClearsRedo ?? true)
+        }
+        return step?.member.manager
+    }
+
+    /// Ends the open automatic groups of the attached managers, oldest first, as the end of
+    /// the event would.
+    private func endEventGroups() {
+        guard members.contains(where: { $0.manager?.canEndEventGroup == true }) else { return }
+        // Ties (groups opened before their managers were attached) end in attach order.
+        let open = members.enumerated()
+            .filter { $0.element.manager?.canEndEventGroup == true }
+            .sorted { ($0.element.groupOpenSerial, $0.offset) < ($1.element.groupOpenSerial, $1.offset) }
+        for (_, member) in open {
+            member.manager?.endEventGroup()
+        }
+    }
+}
+
+extension UndoManager {
+    /// Kept in the manager's storage, like its other state, so that ``UndoCoordinator/attach(_:)``
+    /// can find the coordinator whose tokens the manager's groups carry, and move it.
+    var coordinator: UndoCoordinator? {
+        get { storage.pointee.coordinator }
+        set { storage.pointee.coordinator = newValue }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+@testable import UndoKit
+
+/// A text view with an undo manager of its own, as in the note app: typing registers the
+/// undo of the change and names the step after what was typed, so tests can follow steps by
+/// name.
+final class CoordinationTextView {
+    let undoManager: UndoManager
+    private(set) var text = ""
+
+    init(runLoop: SimulatedRunLoop) {
+        undoManager = UndoManager(runLoop: runLoop)
+        // The coordinator must not need notifications; leaving none proves it.
+        undoManager.notificationCenter = nil
+    }
+
+    /// Appends `string` with one registration, in the automatic group of the current event.
+    func type(_ string: String) {
+        replaceText(with: text + string)
+        undoManager.setActionName("Type \(string)")
+    }
+
+    private func replaceText(with newText: String) {
+        let oldText = text
+        text = newText
+        undoManager.registerUndo(withTarget: self) { view in
+            view.replaceText(with: oldText)
+        }
+    }
+}
+
+/// An undoable integer, for managers that need several targets.
+final class CoordinationCounter {
+    private(set) var value = 0
+
+    func add(_ delta: Int, using manager: UndoManager) {
+        value += delta
+        // Unowned: the manager keeps this handler, so a strong capture would keep the
+        // manager alive forever.
+        manager.registerUndo(withTarget: self) { [unowned manager] counter in
+            counter.add(-delta, using: manager)
+        }
+    }
+}
+
+/// The coordinator's order, by step name.
+struct CoordinationOrder: Equatable, CustomStringConvertible {
+    var undo: [String]
+    var redo: [String]
+
+    var description: String { "undo \(undo), redo \(redo)" }
+}
+
+extension UndoCoordinator {
+    /// The names of the ordered steps, read from the groups that carry their tokens.
+    func order() -> CoordinationOrder {
+        synchronizeIfNeeded()
+        func name(of step: Step, onRedoStack: Bool) -> String {
+            guard let manager = step.member.manager else { return "<gone>" }
+            let stack = onRedoStack ? manager.redoStack : manager.undoStack
+            guard let index = stack.closedTopLevelTokens().firstIndex(of: step.token) else { return "<missing>" }
+            return stack.closedTopLevelMetadata()[index]?.name ?? ""
+        }
+        return CoordinationOrder(
+            undo: undoSteps.map { name(of: $0, onRedoStack: false) },
+            redo: redoSteps.map { name(of: $0, onRedoStack: true) }
+        )
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood), a tiny PRNG whose fixed seed makes a randomized test
+/// replay exactly.
+struct CoordinationSplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
