@@ -31,21 +31,10 @@ enum GroupingWorkloads {
         try check(counter.value == n && manager.undoCount == n,
                   "W1 register: value \(counter.value), undoCount \(manager.undoCount), expected \(n)")
 
-        let t2 = Measurement.now()
-        for _ in 0..<n { manager.undo() }
-        let t3 = Measurement.now()
-        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == n,
-                  "W1 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
-
-        let t4 = Measurement.now()
-        for _ in 0..<n { manager.redo() }
-        let t5 = Measurement.now()
-        try check(counter.value == n && !manager.canRedo && manager.undoCount == n,
-                  "W1 redo: value \(counter.value), canRedo \(manager.canRedo), undoCount \(manager.undoCount)")
-
         result.record(register, operations: n, nanoseconds: t1 - t0)
-        result.record("undo" + phaseSuffix, operations: n, nanoseconds: t3 - t2)
-        result.record("redo" + phaseSuffix, operations: n, nanoseconds: t5 - t4)
+        try undoAllThenRedoAll(
+            manager, counter, groups: n, actions: n, workload: "W1", phaseSuffix: phaseSuffix, into: &result
+        )
         return result
     }
 
@@ -63,21 +52,10 @@ enum GroupingWorkloads {
         try check(counter.value == n && manager.undoCount == 1,
                   "W2 register: value \(counter.value), undoCount \(manager.undoCount)")
 
-        let t2 = Measurement.now()
-        manager.undo()
-        let t3 = Measurement.now()
-        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == 1,
-                  "W2 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
-
-        let t4 = Measurement.now()
-        manager.redo()
-        let t5 = Measurement.now()
-        try check(counter.value == n && !manager.canRedo && manager.undoCount == 1,
-                  "W2 redo: value \(counter.value), canRedo \(manager.canRedo)")
-
         result.record("register", operations: n, nanoseconds: t1 - t0)
-        result.record("undo", operations: n, nanoseconds: t3 - t2)
-        result.record("redo", operations: n, nanoseconds: t5 - t4)
+        try undoAllThenRedoAll(
+            manager, counter, groups: 1, actions: n, workload: "W2", into: &result
+        )
         return result
     }
 
@@ -100,21 +78,10 @@ enum GroupingWorkloads {
         try check(counter.value == actions && manager.undoCount == groups && manager.groupingLevel == 0,
                   "W3 register: value \(counter.value), undoCount \(manager.undoCount), level \(manager.groupingLevel)")
 
-        let t2 = Measurement.now()
-        for _ in 0..<groups { manager.undo() }
-        let t3 = Measurement.now()
-        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == groups,
-                  "W3 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
-
-        let t4 = Measurement.now()
-        for _ in 0..<groups { manager.redo() }
-        let t5 = Measurement.now()
-        try check(counter.value == actions && !manager.canRedo && manager.undoCount == groups,
-                  "W3 redo: value \(counter.value), canRedo \(manager.canRedo)")
-
         result.record("register", operations: actions, nanoseconds: t1 - t0)
-        result.record("undo", operations: actions, nanoseconds: t3 - t2)
-        result.record("redo", operations: actions, nanoseconds: t5 - t4)
+        try undoAllThenRedoAll(
+            manager, counter, groups: groups, actions: actions, workload: "W3", into: &result
+        )
         return result
     }
 
@@ -230,21 +197,33 @@ enum GroupingWorkloads {
         try check(counter.value == n && manager.undoCount == n && manager.groupingLevel == 0,
                   "W6 register: value \(counter.value), undoCount \(manager.undoCount), level \(manager.groupingLevel)")
 
-        let t2 = Measurement.now()
-        for _ in 0..<n { manager.undo() }
-        let t3 = Measurement.now()
-        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == n,
-                  "W6 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
-
-        let t4 = Measurement.now()
-        for _ in 0..<n { manager.redo() }
-        let t5 = Measurement.now()
-        try check(counter.value == n && !manager.canRedo && manager.undoCount == n,
-                  "W6 redo: value \(counter.value), canRedo \(manager.canRedo)")
-
         result.record("register", operations: n, nanoseconds: t1 - t0)
-        result.record("undo", operations: n, nanoseconds: t3 - t2)
-        result.record("redo", operations: n, nanoseconds: t5 - t4)
+        try undoAllThenRedoAll(
+            manager, counter, groups: n, actions: n, workload: "W6", into: &result
+        )
         return result
+    }
+
+    /// The undo and redo phases W1, W2, W3 and W6 share: `groups` undos take the counter
+    /// from `actions` to 0, as many redos take it back; each phase checked, and timed per
+    /// action.
+    private static func undoAllThenRedoAll(
+        _ manager: Manager, _ counter: Counter, groups: Int, actions: Int, workload: String,
+        phaseSuffix: String = "", into result: inout RepetitionResult
+    ) throws(BenchmarkFailure) {
+        let t0 = Measurement.now()
+        for _ in 0..<groups { manager.undo() }
+        let t1 = Measurement.now()
+        try check(counter.value == 0 && !manager.canUndo && manager.redoCount == groups,
+                  "\(workload) undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<groups { manager.redo() }
+        let t3 = Measurement.now()
+        try check(counter.value == actions && !manager.canRedo && manager.undoCount == groups,
+                  "\(workload) redo: value \(counter.value), canRedo \(manager.canRedo), undoCount \(manager.undoCount)")
+
+        result.record("undo" + phaseSuffix, operations: actions, nanoseconds: t1 - t0)
+        result.record("redo" + phaseSuffix, operations: actions, nanoseconds: t3 - t2)
     }
 }

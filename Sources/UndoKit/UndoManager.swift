@@ -440,12 +440,14 @@ open class UndoManager {
     }
 
     private func releaseDroppedEntriesNow() {
-        var released = ContiguousArray<UndoStack.Entry>()
-        swap(&released, &undoStack.dropped)
-        released.append(contentsOf: redoStack.dropped)
-        redoStack.dropped.removeAll()
-        // `released` dies here, after the stacks are done changing.
-        withExtendedLifetime(released) {}
+        // One at a time, each popped before it is released, so a deinit that re-enters the
+        // manager finds the lists consistent; popping keeps their capacity for the next drop.
+        while let entry = undoStack.dropped.popLast() {
+            withExtendedLifetime(entry) {}
+        }
+        while let entry = redoStack.dropped.popLast() {
+            withExtendedLifetime(entry) {}
+        }
     }
 
     // MARK: Menu titles

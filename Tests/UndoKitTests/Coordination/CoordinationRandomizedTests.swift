@@ -288,7 +288,7 @@ struct CoordinationRandomizedTests {
         }
     }
 
-    private static func randomOperation(using random: inout CoordinationSplitMix64, slots: Int) -> Operation {
+    private static func randomOperation(using random: inout SplitMix64, slots: Int) -> Operation {
         let slot = Int.random(in: 0..<slots, using: &random)
         let target = Int.random(in: 0..<2, using: &random)
         switch Int.random(in: 0..<100, using: &random) {
@@ -318,7 +318,7 @@ struct CoordinationRandomizedTests {
     func matchesReferenceModel(seed: UInt64) {
         let slots = 3
         let steps = 3000
-        var random = CoordinationSplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let loop = SimulatedRunLoop()
         let coordinator = UndoCoordinator()
         var managers: [UndoManager] = (0..<slots).map { _ in UndoManager(runLoop: loop) }

@@ -1,5 +1,5 @@
-// Random scripts for the model-based test: a deterministic PRNG, the step vocabulary, and
-// a weighted generator. Nothing here knows about UndoKit's internals.
+// Random scripts for the model-based test: the step vocabulary and a weighted generator
+// over the shared SplitMix64. Nothing here knows about UndoKit's internals.
 
 @testable import UndoKit
 
@@ -7,36 +7,20 @@
 /// sharing the test module.
 enum ModelBased {}
 
-extension ModelBased {
-    /// SplitMix64: tiny, fast and fully specified, so a seed reproduces the same scripts on
-    /// every platform and toolchain (the stdlib's generator is deliberately not seedable).
-    struct SplitMix64: RandomNumberGenerator {
-        private var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// Uniform in `0..<bound`; the modulo bias is irrelevant for test-case selection
-        /// and avoiding `Int.random(in:using:)` keeps the sequence independent of the
-        /// stdlib's sampling algorithm.
-        mutating func below(_ bound: Int) -> Int {
-            Int(next() % UInt64(bound))
-        }
-
-        mutating func chance(_ percent: Int) -> Bool {
-            below(100) < percent
-        }
+extension SplitMix64 {
+    /// Uniform in `0..<bound`; the modulo bias is irrelevant for test-case selection
+    /// and avoiding `Int.random(in:using:)` keeps the sequence independent of the
+    /// stdlib's sampling algorithm.
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
     }
 
+    mutating func chance(_ percent: Int) -> Bool {
+        below(100) < percent
+    }
+}
+
+extension ModelBased {
     /// The run-loop modes a script can tick in or list in `runLoopModes`.
     enum Mode: Hashable, CustomStringConvertible {
         case standard

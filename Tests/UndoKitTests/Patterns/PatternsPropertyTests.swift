@@ -13,7 +13,7 @@ import Testing
     /// without `levelsOfUndo`.
     @Test(arguments: Patterns.seeds, [0, 3])
     func commandsMatchTheReference(seed: UInt64, levelsOfUndo: Int) {
-        var random = Patterns.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let manager = UndoManager()
         manager.notificationCenter = nil
         manager.levelsOfUndo = levelsOfUndo
@@ -59,7 +59,7 @@ import Testing
     /// Values from a small range, so that many adds repeat the current value.
     @Test(arguments: Patterns.seeds, [nil, 1, 2, 5] as [Int?])
     func valueHistoryMatchesTheReference(seed: UInt64, limit: Int?) throws {
-        var random = Patterns.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         var history = ValueHistory(0, limit: limit)
         // ValueHistory's limit counts the current value; the reference counts undo steps.
         var reference = Patterns.ReferenceHistory(0, undoLimit: limit.map { $0 - 1 })
@@ -98,7 +98,7 @@ import Testing
     @Test(arguments: Patterns.seeds, [0, 4])
     func undoableValueMatchesTheReference(seed: UInt64, levelsOfUndo: Int) {
         struct Rejected: Error {}
-        var random = Patterns.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let manager = UndoManager()
         manager.notificationCenter = nil
         manager.levelsOfUndo = levelsOfUndo
