@@ -193,8 +193,7 @@ struct UndoStack {
             }
             // Parks the action or metadata for release rather than keeping it until the next
             // compaction.
-            dropped.append(entries[index])
-            entries[index] = .end(length: 0)
+            dropped.append(exchange(&entries[index], with: .end(length: 0)))
             index += 1
         } while depth > 0
         head = index
@@ -242,8 +241,7 @@ struct UndoStack {
     /// Replaces the outermost open group's metadata (how undo and redo carry a group's name,
     /// flag and user info across stacks).
     mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
-        dropped.append(entries[openBegins[0]])
-        entries[openBegins[0]] = .begin(metadata?.copy())
+        dropped.append(exchange(&entries[openBegins[0]], with: .begin(metadata?.copy())))
     }
 
     // MARK: Counting
