@@ -158,7 +158,7 @@ extension SimulatedRunLoop {
         driver = nil
     }
 
-    private func install(_ newDriver: any SimulatedRunLoopDriver) {
+    func install(_ newDriver: any SimulatedRunLoopDriver) {
         stopDriving()
         driver = newDriver
         if !closableModes.isEmpty {
@@ -239,53 +239,65 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
 /// Ticks from a Foundation run loop, on that run loop's thread.
 ///
 /// Not Sendable: the driver, its loop and the loop's managers are confined to the run loop's
-/// thread. Entry points check the thread; the blocks and timers it schedules reach the driver
+/// thread. Entry points check the thread; the blocks and timers it schedules reach the ticks
 /// through ``RunLoopBoundReference``, which checks it too.
 final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
-    private weak var loop: SimulatedRunLoop?
-    private let runLoop: RunLoop
-    /// Ticks scheduled and not yet run, by id: the modes, and the timer that also runs the
-    /// tick (see `scheduleTicks()`).
-    private var outstanding: [Int: (modes: Set<RunLoop.Mode>, timer: Timer)] = [:]
-    private var nextPerformID = 0
-    private var isStopped = false
+    private let ticks: RunLoopTicks
 
     init(loop: SimulatedRunLoop, runLoop: RunLoop) {
-        self.loop = loop
-        self.runLoop = runLoop
+        ticks = RunLoopTicks(loop: loop, runLoop: runLoop)
     }
 
     func loopDidArm() {
         checkThread("an UndoManager on a loop driven by a run loop registered on another thread")
-        scheduleTicks()
+        ticks.schedule()
     }
 
     func loopDidEndTick() {
         checkThread("a SimulatedRunLoop driven by a run loop ticked on another thread")
         // Covers managers still waiting for other modes, ones that armed during the tick, and
         // a perform block that found this tick running.
-        scheduleTicks()
+        ticks.schedule()
     }
 
     func stop() {
         checkThread("stopDriving() called on another thread than the run loop driving the loop")
-        isStopped = true
-        for scheduled in outstanding.values {
-            scheduled.timer.invalidate()
-        }
-        outstanding.removeAll()
+        ticks.cancel()
     }
 
     private func checkThread(_ message: @autoclosure () -> String) {
-        precondition(RunLoop.current === runLoop, message())
+        precondition(RunLoop.current === ticks.runLoop, message())
     }
+}
+
+/// The ticks scheduled on one Foundation run loop for one ``SimulatedRunLoop``: what the
+/// run-loop driver and the automatic driver share.
+///
+/// Confined to the run loop's thread, like the loop it ticks; the blocks and timers it
+/// schedules reach it through ``RunLoopBoundReference``.
+final class RunLoopTicks {
+    private weak var loop: SimulatedRunLoop?
+    let runLoop: RunLoop
+    /// Ticks scheduled and not yet run, by id: the modes, and the timer that also runs the
+    /// tick (see `schedule()`).
+    private var outstanding: [Int: (modes: Set<RunLoop.Mode>, timer: Timer)] = [:]
+    private var nextPerformID = 0
+    private var isCancelled = false
+
+    init(loop: SimulatedRunLoop, runLoop: RunLoop) {
+        self.loop = loop
+        self.runLoop = runLoop
+    }
+
+    /// Whether some tick is scheduled and has not run yet.
+    var isPending: Bool { !outstanding.isEmpty }
 
     /// Makes sure a tick is scheduled in every mode in which some manager waits.
     ///
     /// Only modes no outstanding tick covers get a new one, so a manager whose modes the run
     /// loop is not in costs one idle block and timer, not one per pass.
-    private func scheduleTicks() {
-        guard !isStopped, let loop else { return }
+    func schedule() {
+        guard !isCancelled, let loop else { return }
         var covered: Set<RunLoop.Mode> = []
         for scheduled in outstanding.values {
             covered.formUnion(scheduled.modes)
@@ -313,11 +325,20 @@ final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
         }
     }
 
+    /// Drops every scheduled tick; none runs, and none is scheduled again.
+    func cancel() {
+        isCancelled = true
+        for scheduled in outstanding.values {
+            scheduled.timer.invalidate()
+        }
+        outstanding.removeAll()
+    }
+
     private func fire(_ id: Int) {
         guard let scheduled = outstanding.removeValue(forKey: id) else { return }
         scheduled.timer.invalidate()
         // Inside a tick (a nested run loop spun by an observer), the tick's end reschedules.
-        guard !isStopped, let loop, !loop.isTicking else { return }
+        guard !isCancelled, let loop, !loop.isTicking else { return }
         let mode = runLoop.currentMode ?? .default
         loop.tick(modes: mode == .default ? [.default, .common] : [mode])
     }

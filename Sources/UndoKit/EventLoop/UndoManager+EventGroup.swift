@@ -40,8 +40,9 @@ extension UndoManager {
     /// manager.runLoop.tick()      // closes it: two undo steps, no trap
     /// ```
     ///
-    /// It posts what the end of the event posts (a checkpoint, `NSUndoManagerWillCloseUndoGroup`
-    /// and `NSUndoManagerDidCloseUndoGroup`), and an empty automatic group stays as an undo
+    /// It closes the group with ``endUndoGrouping()``, as the end of the event does, so it posts
+    /// what the end of the event posts (a checkpoint, `NSUndoManagerWillCloseUndoGroup` and
+    /// `NSUndoManagerDidCloseUndoGroup`), and an empty automatic group stays as an undo
     /// step and clears the redo stack, as at the end of an event. It closes the group even if
     /// ``groupsByEvent`` was turned off after the group opened; the run loop's modes do not
     /// matter.
@@ -57,7 +58,7 @@ extension UndoManager {
         // The order of the end of an event (spec R15): disarm first, so a registration made
         // by a did-close observer opens the next automatic group.
         automaticGroupIsPending = false
-        closeGroup(in: "endEventGroup()", discardingEmpty: false)
+        route(from: "endEventGroup()") { endUndoGrouping() }
         return true
     }
 
@@ -66,7 +67,7 @@ extension UndoManager {
     /// "The automatic group" is an armed manager's only open group, the same group that
     /// ``undo()`` and the end of the event would close.
     var canEndEventGroup: Bool {
-        automaticGroupIsPending && !isBusy && isUndoRegistrationEnabled && undoStack.nesting == 1
+        automaticGroupIsPending && !isBusy && registrationIsEnabled && undoStack.nesting == 1
     }
 
     /// Whether ``endEventGroup()`` would close an empty group, which clears the redo stack.

@@ -4,9 +4,7 @@
 /// A class rather than a closure: one allocation holds both the weak target and the handler,
 /// and the subclass keeps the handler's concrete parameter type, so invoking it needs no
 /// wrapper closure (which would cost a second allocation per action).
-@usableFromInline
 class UndoAction {
-    @usableFromInline
     init() {}
 
     /// Runs the operation if its target is still alive.
@@ -16,17 +14,13 @@ class UndoAction {
 }
 
 /// The action registered by ``UndoManager/registerUndo(withTarget:handler:)``.
-@usableFromInline
 final class HandlerAction<Target: AnyObject>: UndoAction {
     // Weak, as spec H3 decides: Apple keeps an unretained pointer and crashes on a dead
     // target; UndoKit skips the action instead. A `let`, so reads need no exclusivity check.
-    @usableFromInline
     weak let target: Target?
 
-    @usableFromInline
     let handler: (Target) -> Void
 
-    @inlinable
     init(target: Target, handler: @escaping (Target) -> Void) {
         self.target = target
         self.handler = handler

@@ -2,14 +2,12 @@ import Foundation
 
 /// The mutable state of one ``UndoManager`` (see ``UndoManager/storage`` for why it is kept
 /// apart from the class).
-@usableFromInline
 struct UndoManagerStorage {
     var isUndoing = false
     var isRedoing = false
     var automaticGroupIsPending = false
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
-    @usableFromInline
     var registrationDisableCount = 0
     var targetsRemovedDuringInvocation: Set<ObjectIdentifier> = []
     var invocationWasAborted = false
@@ -21,13 +19,31 @@ struct UndoManagerStorage {
     /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
     /// coordinator's tokens).
     weak var coordinator: UndoCoordinator?
-    /// The registration fast path's one-entry cache: the target type last registered and
-    /// its `HandlerAction` class (see ``UndoManager/actionType(for:)``).
-    @usableFromInline
+    /// The registration path's one-entry cache: the target type last registered and its
+    /// `HandlerAction` class (see ``UndoManager/actionType(for:)``).
     var lastActionTypeKey: ObjectIdentifier?
-    @usableFromInline
     var lastActionType: AnyClass?
+    /// Whether the manager is an instance of a subclass, which may override the registration
+    /// overloads; set once by the initializers, so the registration path tests a flag rather
+    /// than the metatype.
+    var isSubclassInstance = false
+    /// Which registration overload the current registration entered first, while it passes
+    /// through the other (see ``UndoManager/registerNonisolatedHandler(_:on:)``).
+    var registrationRoute = RegistrationRoute.none
+    /// The public call that is calling one of the manager's overridable members, so that a
+    /// misuse trap inside names the call the program made (see
+    /// ``UndoManager/takeRoutedCall(default:)``).
+    var routedCall: StaticString?
 
-    @usableFromInline
     init() {}
+}
+
+/// How far a registration got through the two `registerUndo(withTarget:handler:)` overloads.
+enum RegistrationRoute {
+    /// No registration is being routed.
+    case none
+    /// Entered through the overload with a nonisolated handler, now passing the other.
+    case enteredNonisolated
+    /// Entered through the overload with a `@MainActor` handler, now passing the other.
+    case enteredMainActor
 }

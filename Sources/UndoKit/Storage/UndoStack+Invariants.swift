@@ -42,11 +42,11 @@ extension UndoManager {
         undoStack.checkInvariants()
         redoStack.checkInvariants()
         precondition(redoStack.limit == 0, "UndoManager: the redo stack is never limited")
-        if !isUndoing {
+        if !storage.pointee.isUndoing {
             precondition(redoStack.nesting == 0, "UndoManager: redo group open while not undoing")
         }
-        precondition(!(isUndoing && isRedoing), "UndoManager: undoing and redoing at once")
-        precondition(registrationDisableCount >= 0, "UndoManager: negative disable count")
+        precondition(!(storage.pointee.isUndoing && storage.pointee.isRedoing), "UndoManager: undoing and redoing at once")
+        precondition(storage.pointee.registrationDisableCount >= 0, "UndoManager: negative disable count")
         precondition(
             undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,
             "UndoManager: dropped entries not released after a mutation"

@@ -246,23 +246,41 @@ struct UndoStack {
 
     // MARK: Counting
 
-    /// Apple's `undoCount`/`redoCount` walk (spec R26): with no open group, the closed
-    /// top-level groups; with groups open, the closed groups directly inside the innermost
-    /// open one, because Apple's walk starts at the newest entry.
-    var closedGroupCount: Int {
-        guard let innermost = openBegins.last else { return topLevelCount }
+    /// Apple's `undoCount`/`redoCount` (spec R26): walking from the newest entry, the end
+    /// marks met at relative depth 0, where an end mark deepens the walk by one and a begin
+    /// mark raises it by one.
+    ///
+    /// With no group open that is the number of closed top-level groups, kept as a count, so
+    /// O(1). With a group open, the walk starts inside it and goes on below its begin mark at
+    /// negative depth: it counts the closed groups directly inside the innermost open group,
+    /// but also, for example, the groups nested one level inside a closed group that sits
+    /// beside an open one (Apple counts 1 after `beginUndoGrouping()`, `endUndoGrouping()`,
+    /// `endUndoGrouping()`, `beginUndoGrouping()` while grouping by event).
+    var appleCount: Int {
+        guard !openBegins.isEmpty else { return topLevelCount }
         var count = 0
+        var depth = 0
         var index = entries.count - 1
-        while index > innermost {
+        while index >= head {
             switch entries[index] {
-            case .end, .singleton:
-                count += 1
-                index = groupStart(endingAt: index) - 1
-            case .action:
-                index -= 1
+            case .end(let length):
+                if depth == 0 {
+                    count += 1
+                    // Everything inside is deeper, and its begin mark brings the walk back to
+                    // depth 0: skip to just before that begin mark.
+                    index -= length + 1
+                    continue
+                }
+                depth += 1
             case .begin:
-                preconditionFailure("UndoStack: unmatched begin mark inside the innermost open group")
+                depth -= 1
+            case .singleton:
+                // A collapsed begin, action, end: counted as its end mark, depth unchanged.
+                if depth == 0 { count += 1 }
+            case .action:
+                break
             }
+            index -= 1
         }
         return count
     }

@@ -1,59 +1,27 @@
+/// Stack depth and removal (spec R28, R31, R33).
 extension UndoManager {
-    /// The most top-level groups the undo stack keeps; older groups are dropped. 0, the
-    /// default, means no limit.
-    ///
-    /// Setting it drops the oldest groups at once if there are too many. Only the undo stack
-    /// is limited: groups already on the redo stack stay until they are redone.
-    ///
-    /// ```swift
-    /// manager.levelsOfUndo = 20   // keep the last 20 steps
-    /// ```
-    public var levelsOfUndo: Int {
-        get { undoStack.limit }
-        set {
-            undoStack.limit = newValue
-            undoStack.trimToLimit()
-            releaseDroppedEntries()
-            checkInvariantsInDebugBuilds()
-        }
+    /// Spec R28: the ``levelsOfUndo`` setter.
+    func setUndoLimit(_ limit: Int) {
+        undoStack.limit = limit
+        undoStack.trimToLimit()
+        releaseDroppedEntries()
+        checkInvariantsInDebugBuilds()
     }
 
-    /// Empties both stacks, open groups included.
-    ///
-    /// Also re-enables registration, forgets a pending end-of-event close, and posts no
-    /// notification. ``groupsByEvent``, ``levelsOfUndo`` and ``runLoopModes`` are kept.
-    ///
-    /// ```swift
-    /// document.revertToSaved()
-    /// manager.removeAllActions()
-    /// manager.canUndo   // false
-    /// ```
-    ///
-    /// Calling it from inside an undo operation stops the program when that undo ends, as
-    /// Apple's implementation raises then (spec R32).
-    public func removeAllActions() {
+    /// Spec R31: ``removeAllActions()``.
+    func clearBothStacks() {
         undoStack.removeAll()
         redoStack.removeAll()
-        registrationDisableCount = 0
-        isUndoing = false
-        isRedoing = false
+        storage.pointee.registrationDisableCount = 0
+        storage.pointee.isUndoing = false
+        storage.pointee.isRedoing = false
         automaticGroupIsPending = false
-        invocationWasAborted = true
+        storage.pointee.invocationWasAborted = true
         releaseDroppedEntries()
     }
 
-    /// Removes every operation registered with `target` from both stacks.
-    ///
-    /// Groups left empty by the removal go too, but groups that were empty already and open
-    /// groups stay. Registration stays disabled if it was, and no notification is posted.
-    /// Call it when an object the operations refer to goes away for good.
-    ///
-    /// ```swift
-    /// document.close()
-    /// manager.removeAllActions(withTarget: document)
-    /// ```
-    public func removeAllActions(withTarget target: AnyObject) {
-        let identity = ObjectIdentifier(target)
+    /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
+    func removeActions(on identity: ObjectIdentifier) {
         undoStack.removeActions(withTarget: identity)
         redoStack.removeActions(withTarget: identity)
         releaseDroppedEntries()
@@ -61,5 +29,17 @@ extension UndoManager {
             targetsRemovedDuringInvocation.insert(identity)
         }
         checkInvariantsInDebugBuilds()
+    }
+
+    /// The identity of `value` if it is an object (or an optional holding one), the only kind
+    /// of value an action can have as its target; `nil` for anything else, which is the
+    /// target of nothing.
+    static func objectIdentity(of value: Any) -> ObjectIdentifier? {
+        if type(of: value) is AnyClass {
+            return ObjectIdentifier(value as AnyObject)
+        }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return nil }
+        return mirror.children.first.flatMap { objectIdentity(of: $0.value) }
     }
 }

@@ -4,23 +4,45 @@ extension UndoManager {
     ///
     /// The message keeps Apple's shape and detail text, so a search for Apple's message finds
     /// UndoKit's too, and adds the public call and the manager's state.
-    func programmerError(in call: StaticString, _ detail: StaticString) -> Never {
-        let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
-        fatalError("\(call): UndoManager 0x\(address) is in invalid state, \(detail) [\(stateDescription)]")
+    func programmerError(in call: PublicCall, _ detail: StaticString) -> Never {
+        fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]")
     }
 
     /// The state a misuse message reports. Reads only stored state: it must not post a
-    /// checkpoint or change anything on the way to a trap.
+    /// checkpoint, call an override, or change anything on the way to a trap.
     var stateDescription: String {
         [
             "groupingLevel: \(currentStack.nesting)",
             "undo groups: \(undoStack.topLevelCount)",
             "redo groups: \(redoStack.topLevelCount)",
-            "isUndoing: \(isUndoing)",
-            "isRedoing: \(isRedoing)",
-            "groupsByEvent: \(groupsByEvent)",
+            "isUndoing: \(storage.pointee.isUndoing)",
+            "isRedoing: \(storage.pointee.isRedoing)",
+            "groupsByEvent: \(storage.pointee.groupsByEvent)",
             "automatic group pending: \(automaticGroupIsPending)",
-            "registration disabled: \(registrationDisableCount)",
+            "registration disabled: \(storage.pointee.registrationDisableCount)",
         ].joined(separator: ", ")
+    }
+
+    /// ``description``: the class, the address and the stacks, from stored state only.
+    var summary: String {
+        var parts = [
+            "\(undoStack.topLevelCount) undo group\(undoStack.topLevelCount == 1 ? "" : "s")",
+            "\(redoStack.topLevelCount) redo group\(redoStack.topLevelCount == 1 ? "" : "s")",
+            "groupingLevel \(currentStack.nesting)",
+        ]
+        if storage.pointee.groupsByEvent { parts.append("groupsByEvent") }
+        if storage.pointee.isUndoing { parts.append("undoing") }
+        if storage.pointee.isRedoing { parts.append("redoing") }
+        if !registrationIsEnabled { parts.append("registration disabled") }
+        return "<\(typeName) \(address): \(parts.joined(separator: ", "))>"
+    }
+
+    /// The dynamic class's name, as Apple's messages name the class (`NSUndoManager` there).
+    private var typeName: String {
+        String(describing: type(of: self))
+    }
+
+    private var address: String {
+        "0x" + String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
     }
 }

@@ -33,119 +33,55 @@ import Foundation
 /// ```
 ///
 /// With ``groupsByEvent`` on (the default), the first registration of an event opens an
-/// automatic group, and the end of the event closes it. Apple's run loop marks that end; here
-/// ``SimulatedRunLoop/tick(mode:)`` does, so every registration between two ticks forms one
+/// automatic group, and the end of the event closes it. Apple's run loop marks that end. A
+/// manager made with ``init()`` finds it the same way when the registering code runs in a real
+/// event loop (a Foundation run loop pass, or a main-actor job); elsewhere
+/// ``SimulatedRunLoop/tick(mode:)`` marks it, so every registration between two ticks forms one
 /// undo step. See <doc:GroupingAndTheEventLoop>.
+///
+/// ### Subclassing
+///
+/// Every member of Apple's API is `open` and declared here, in the class body, so a subclass
+/// in another module overrides it as it would Apple's: a text editor keeps a typing group open
+/// and closes it in an overridden ``undo()``, a manager counts registrations, a document's
+/// manager adds stored properties and its own initializer. The manager calls its own
+/// overridable members where Apple's does (``undo()`` calls ``endUndoGrouping()`` and
+/// ``undoNestedGroup()``, for example); <doc:SubclassingUndoManager> lists every such path.
 ///
 /// `UndoManager` is not `Sendable` and not bound to an actor: it belongs to whichever
 /// isolation domain owns it (the main actor in an app, a document's actor on a server).
+/// <doc:PortingAppleCode> shows the patterns of main-actor code that compile unchanged.
 ///
 /// Misuse that Apple reports with an internal-inconsistency exception, such as
 /// ``endUndoGrouping()`` with no open group, stops the program with a message that names the
 /// call and the manager's state. Asking to undo or redo when there is nothing to do is not
 /// misuse; it does nothing.
-open class UndoManager {
+open class UndoManager: NSObject {
     /// All mutable state, behind a pointer this manager owns.
     ///
     /// Why not stored properties: Swift checks exclusive access to a class's stored `var`s at
     /// run time, and those checks cost more than the rest of a registration (callgrind, a
     /// 20,000-action mix of W1, W2 and W5: 963 million instructions with stored properties,
     /// 647 million with this pointer, the checks' `swift_beginAccess` having been the largest
-    /// single cost). Memory reached
-    /// through a pointer is not checked. It is safe because no method keeps an `inout` access
-    /// to the state across a call into client code (actions and observers run only between
-    /// accesses), and the pointer lives exactly as long as the manager.
-    @usableFromInline
+    /// single cost). Memory reached through a pointer is not checked. It is safe because no
+    /// method keeps an `inout` access to the state across a call into client code (actions,
+    /// observers and overridden members run only between accesses), and the pointer lives
+    /// exactly as long as the manager.
+    ///
+    /// Internal code reads and writes the state here, never through the `open` properties,
+    /// so that a subclass overriding a getter changes what its callers see, not how the
+    /// manager works (as Apple's reads its own flags).
     let storage: UnsafeMutablePointer<UndoManagerStorage>
 
     /// The undo stack, then the redo stack; apart from `storage` so that plain addressors,
     /// not coroutines, can hand them out.
     let stacks: UnsafeMutablePointer<UndoStack>
 
-    var undoStack: UndoStack {
-        unsafeAddress { UnsafePointer(stacks) }
-        unsafeMutableAddress { stacks }
-    }
-
-    var redoStack: UndoStack {
-        unsafeAddress { UnsafePointer(stacks + 1) }
-        unsafeMutableAddress { stacks + 1 }
-    }
-
-    /// Whether an undo is in progress: true while ``undoNestedGroup()`` (and so ``undo()``)
-    /// runs, including while its notifications are posted and its operations run.
-    ///
-    /// ```swift
-    /// manager.registerUndo(withTarget: item) { [unowned manager] item in
-    ///     assert(manager.isUndoing)
-    /// }
-    /// ```
-    public internal(set) var isUndoing: Bool {
-        get { storage.pointee.isUndoing }
-        set { storage.pointee.isUndoing = newValue }
-    }
-
-    /// Whether a redo is in progress: true while ``redo()`` runs.
-    ///
-    /// ```swift
-    /// manager.isRedoing   // false outside redo()
-    /// ```
-    public internal(set) var isRedoing: Bool {
-        get { storage.pointee.isRedoing }
-        set { storage.pointee.isRedoing = newValue }
-    }
-
-    /// An automatic group was opened in this event and the end of the event will close it
-    /// (Apple's `autoPending`).
-    var automaticGroupIsPending: Bool {
-        get { storage.pointee.automaticGroupIsPending }
-        set { storage.pointee.automaticGroupIsPending = newValue }
-    }
-
-    /// Whether ``runLoop`` has this manager on its list of pending end-of-event closes.
-    var isScheduledOnRunLoop: Bool {
-        get { storage.pointee.isScheduledOnRunLoop }
-        set { storage.pointee.isScheduledOnRunLoop = newValue }
-    }
-
-    var checkpointIsBeingPosted: Bool {
-        get { storage.pointee.checkpointIsBeingPosted }
-        set { storage.pointee.checkpointIsBeingPosted = newValue }
-    }
-
-    @usableFromInline
-    var registrationDisableCount: Int {
-        get { storage.pointee.registrationDisableCount }
-        set { storage.pointee.registrationDisableCount = newValue }
-    }
-
-    /// Set while a popped group's actions run, so that removals made by those actions also
-    /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
-    /// time.
-    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> {
-        _read { yield storage.pointee.targetsRemovedDuringInvocation }
-        _modify { yield &storage.pointee.targetsRemovedDuringInvocation }
-    }
-
-    var invocationWasAborted: Bool {
-        get { storage.pointee.invocationWasAborted }
-        set { storage.pointee.invocationWasAborted = newValue }
-    }
-
-    var eventObservers: [(id: Int, body: (Event) -> Void)] {
-        _read { yield storage.pointee.eventObservers }
-        _modify { yield &storage.pointee.eventObservers }
-    }
-
-    var nextEventObserverID: Int {
-        get { storage.pointee.nextEventObserverID }
-        set { storage.pointee.nextEventObserverID = newValue }
-    }
-
     /// The run loop whose passes end this manager's automatic groups.
     ///
-    /// A manager made with ``init()`` has a loop of its own. Managers that share one event
-    /// stream, such as several views of one window, share a loop: make them with
+    /// A manager made with ``init()`` has a loop of its own, driven by the event loop the
+    /// registering code runs in (see ``SimulatedRunLoop/AutomaticDriver``). Managers that share
+    /// one event stream, such as several views of one window, share a loop: make them with
     /// ``init(runLoop:)``.
     ///
     /// ```swift
@@ -155,63 +91,41 @@ open class UndoManager {
     /// ```
     public let runLoop: SimulatedRunLoop
 
-    /// Whether the first registration of an event opens a group that the end of the event
-    /// closes. The default is `true`.
-    ///
-    /// Setting it only flips the flag: it opens, closes and cancels nothing (spec R14). With
-    /// `false`, every registration needs a group you opened with ``beginUndoGrouping()``.
-    ///
-    /// ```swift
-    /// let manager = UndoManager()
-    /// manager.groupsByEvent = false
-    /// manager.beginUndoGrouping()
-    /// manager.registerUndo(withTarget: document) { $0.revert() }
-    /// manager.endUndoGrouping()
-    /// ```
-    public var groupsByEvent: Bool {
-        get { storage.pointee.groupsByEvent }
-        set { storage.pointee.groupsByEvent = newValue }
-    }
+    // MARK: Creating a manager
 
-    /// The run-loop modes in which the end of an event closes the automatic group. The
-    /// default is `[.default]`.
+    /// Creates a manager with a run loop of its own, which ends the manager's events wherever
+    /// the registering code runs in a real event loop.
     ///
-    /// A ``SimulatedRunLoop/tick(mode:)`` in a mode not listed here leaves the automatic
-    /// group open until a tick in a listed mode.
-    ///
-    /// ```swift
-    /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
-    /// ```
-    public var runLoopModes: [RunLoop.Mode] {
-        get { storage.pointee.runLoopModes }
-        set { storage.pointee.runLoopModes = newValue }
-    }
-
-    /// Where the manager posts Apple's undo notifications; `nil` posts none. The default is
-    /// `NotificationCenter.default`, as on Apple platforms.
-    ///
-    /// A post costs about a microsecond on Linux even with nobody listening. A manager whose
-    /// notifications nobody observes, or whose observers use ``addEventObserver(_:)``, can
-    /// skip that cost:
-    ///
-    /// ```swift
-    /// manager.notificationCenter = nil          // typed observers still see every event
-    /// manager.notificationCenter = myCenter     // keep this document's traffic separate
-    /// ```
-    public var notificationCenter: NotificationCenter? {
-        get { storage.pointee.notificationCenter }
-        set { storage.pointee.notificationCenter = newValue }
-    }
-
-    /// Creates a manager with a run loop of its own.
+    /// When a registration opens the event's automatic group inside a pass of the thread's
+    /// Foundation run loop, or inside a main-actor job, the group closes at the end of that
+    /// pass or job, as on Apple platforms; ported code needs no ``SimulatedRunLoop/tick(mode:)``.
+    /// Elsewhere (a command-line tool's straight-line code, a server's actor) nothing ends the
+    /// event until you tick, call ``endEventGroup()`` or undo, as in an Apple process with no
+    /// event loop. `runLoop.stopDriving()` turns the automatic ends off.
     ///
     /// ```swift
     /// let manager = UndoManager()
     /// manager.groupsByEvent   // true
     /// manager.levelsOfUndo    // 0: no limit
     /// ```
-    public convenience init() {
-        self.init(runLoop: SimulatedRunLoop())
+    ///
+    /// A subclass overrides it, or calls it from an initializer of its own:
+    ///
+    /// ```swift
+    /// final class DocumentUndoManager: UndoManager {
+    ///     let documentName: String
+    ///     init(documentName: String) {
+    ///         self.documentName = documentName
+    ///         super.init()
+    ///     }
+    /// }
+    /// ```
+    public override init() {
+        runLoop = SimulatedRunLoop()
+        (storage, stacks) = Self.allocateState()
+        super.init()
+        storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
+        runLoop.drive(with: .automatic)
     }
 
     /// Creates a manager whose automatic groups close when `runLoop` ends a pass.
@@ -224,10 +138,9 @@ open class UndoManager {
     /// ```
     public init(runLoop: SimulatedRunLoop) {
         self.runLoop = runLoop
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: UndoManagerStorage())
-        stacks = .allocate(capacity: 2)
-        stacks.initialize(repeating: UndoStack(), count: 2)
+        (storage, stacks) = Self.allocateState()
+        super.init()
+        storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
     }
 
     deinit {
@@ -237,15 +150,7 @@ open class UndoManager {
         storage.deallocate()
     }
 
-    /// The stack that registrations go to: the redo stack while undoing, else the undo stack.
-    var currentStack: UndoStack {
-        unsafeAddress { UnsafePointer(stacks + (isUndoing ? 1 : 0)) }
-        unsafeMutableAddress { stacks + (isUndoing ? 1 : 0) }
-    }
-
-    var isBusy: Bool { isUndoing || isRedoing }
-
-    // MARK: Registering
+    // MARK: Registering undo operations
 
     /// Records an operation that reverts a change on `target`.
     ///
@@ -269,68 +174,181 @@ open class UndoManager {
     /// }
     /// ```
     ///
+    /// The handler is not isolated to an actor (spec H2), so a manager can live on a server's
+    /// actor; on the main actor, the handler may call main-actor methods. Apple's current
+    /// declaration, with a `@MainActor` handler, is the other overload; every registration
+    /// passes through both, once each, so a subclass may override either.
+    ///
     /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
     ///   group can be opened.
-    @inlinable
-    public func registerUndo<TargetType: AnyObject>(
+    open func registerUndo<TargetType: AnyObject>(
         withTarget target: TargetType,
         handler: @escaping (TargetType) -> Void
     ) {
-        guard isUndoRegistrationEnabled else { return }
-        register(actionType(for: TargetType.self).init(target: target, handler: handler), on: ObjectIdentifier(target))
+        registerNonisolatedHandler(handler, on: target)
     }
 
-    /// `HandlerAction<TargetType>.self`, from a per-manager cache.
+    /// Records an operation that reverts a change on `target`: Apple's current declaration,
+    /// with a main-actor handler.
     ///
-    /// Naming a generic class's instance type makes the runtime look its metadata up in a
-    /// global table on every call (about 330 instructions, a third of a registration);
-    /// allocating through a cached metatype skips that. The bit cast is sound because the
-    /// cache entry was made for the same `TargetType`, which the identifier comparison
-    /// proves.
-    @inlinable
-    func actionType<TargetType: AnyObject>(for _: TargetType.Type) -> HandlerAction<TargetType>.Type {
-        let key = ObjectIdentifier(TargetType.self)
-        if storage.pointee.lastActionTypeKey == key, let cached = storage.pointee.lastActionType {
-            return unsafeBitCast(cached, to: HandlerAction<TargetType>.Type.self)
-        }
-        return cacheActionType(HandlerAction<TargetType>.self, key: key)
+    /// Calls with a closure literal choose the other overload, whose handler is not isolated;
+    /// this one takes handlers typed `@MainActor`, and is the one that code written for Apple's
+    /// current SDKs overrides:
+    ///
+    /// ```swift
+    /// final class CountingUndoManager: UndoManager {
+    ///     private(set) var registrations = 0
+    ///     override func registerUndo<TargetType>(
+    ///         withTarget target: TargetType,
+    ///         handler: @escaping @MainActor (TargetType) -> Void
+    ///     ) where TargetType: AnyObject {
+    ///         registrations += 1
+    ///         super.registerUndo(withTarget: target, handler: handler)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Every registration passes through both overloads, once each, whichever one the caller
+    /// chose. The handler runs where ``undo()`` or ``redo()`` is called: call them on the main
+    /// actor when you register main-actor handlers.
+    open func registerUndo<TargetType: AnyObject>(
+        withTarget target: TargetType,
+        handler: @escaping @MainActor (TargetType) -> Void
+    ) {
+        registerMainActorHandler(handler, on: target)
     }
 
-    @usableFromInline
-    func cacheActionType<TargetType: AnyObject>(
-        _ type: HandlerAction<TargetType>.Type, key: ObjectIdentifier
-    ) -> HandlerAction<TargetType>.Type {
-        storage.pointee.lastActionTypeKey = key
-        storage.pointee.lastActionType = type
-        return type
+    // MARK: Checking undo ability
+
+    /// Whether there is a group to undo: true as soon as a top-level group exists on the undo
+    /// stack, including an open or an empty one.
+    ///
+    /// It does not promise that ``undo()`` is allowed: with an explicit group open, close it
+    /// first. Posts no notification.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.canUndo   // false
+    /// manager.registerUndo(withTarget: item) { $0.restore() }
+    /// manager.canUndo   // true, although the automatic group is still open
+    /// ```
+    open var canUndo: Bool {
+        undoStack.topLevelCount != 0
     }
 
-    /// Spec R2–R7: every registration form ends here.
-    @usableFromInline
-    func register(_ action: UndoAction, on target: ObjectIdentifier) {
-        if !isBusy && !redoStack.isEmpty {
-            redoStack.removeAll()
-            releaseDroppedEntries()
-        }
-        openAutomaticGroupIfNeeded()
-        guard currentStack.nesting > 0 else {
-            programmerError(in: "registerUndo(withTarget:handler:)", "must begin a group before registering undo")
-        }
-        currentStack.pushAction(action, target: target)
-        checkInvariantsInDebugBuilds()
+    /// Whether there is a group to redo. Reading it posts a checkpoint, as on Apple platforms.
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.canRedo   // true if the undone operations registered their inverses
+    /// ```
+    open var canRedo: Bool {
+        post(.checkpoint)
+        return redoStack.topLevelCount != 0
     }
 
-    /// Spec R5: the first registration of an event opens the automatic group.
-    func openAutomaticGroupIfNeeded() {
-        guard groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
-        automaticGroupIsPending = true
-        if !isScheduledOnRunLoop {
-            runLoop.schedule(self)
-        }
-        beginUndoGrouping()
+    /// The number of closed top-level groups on the undo stack.
+    ///
+    /// With no group open it is exactly that, and O(1). While a group is open it is what
+    /// Apple's walk down the stack counts, which starts inside the open group: right after a
+    /// registration it reads 0 until the event ends (spec R26).
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: item) { $0.restore() }
+    /// manager.undoCount   // 0: the automatic group is still open
+    /// manager.runLoop.tick()
+    /// manager.undoCount   // 1
+    /// ```
+    open var undoCount: Int {
+        undoStack.appleCount
     }
 
-    // MARK: Grouping
+    /// The number of closed top-level groups on the redo stack (see ``undoCount``).
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.redoCount   // 1
+    /// ```
+    open var redoCount: Int {
+        redoStack.appleCount
+    }
+
+    // MARK: Performing undo and redo
+
+    /// Reverts the newest undo group, closing the event's automatic group first if it is the
+    /// only one open.
+    ///
+    /// Does nothing when there is nothing to undo. Posts `NSUndoManagerWillUndoChange` and
+    /// `NSUndoManagerDidUndoChange` around the group's operations, which run newest first;
+    /// what they register becomes the redo group. It closes the automatic group with
+    /// ``endUndoGrouping()`` and then calls ``undoNestedGroup()``, so overrides of both run.
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: item) { $0.restore() }
+    /// manager.undo()   // closes the automatic group, then undoes it
+    /// ```
+    ///
+    /// - Precondition: No explicit group is open, and no undo or redo is in progress.
+    open func undo() {
+        undoClosingTheAutomaticGroup()
+    }
+
+    /// Reverts the newest closed group on the undo stack, even one nested inside a group that
+    /// is still open.
+    ///
+    /// Unlike ``undo()``, it never closes a group. Does nothing when the undo stack is empty.
+    /// The redo group it builds is opened with ``beginUndoGrouping()``.
+    ///
+    /// ```swift
+    /// manager.groupsByEvent = false
+    /// manager.beginUndoGrouping()         // outer
+    /// manager.beginUndoGrouping()         // inner
+    /// manager.registerUndo(withTarget: item) { $0.restore() }
+    /// manager.endUndoGrouping()           // inner closed, outer still open
+    /// manager.undoNestedGroup()           // reverts the inner group only
+    /// ```
+    ///
+    /// - Precondition: The newest entry of the undo stack is a closed group (no group is open
+    ///   on top of it), and no undo or redo is in progress.
+    open func undoNestedGroup() {
+        undoNewestGroup(in: takeRoutedCall(default: "undoNestedGroup()"))
+    }
+
+    /// Performs the operations of the newest redo group, which register their inverses on the
+    /// undo stack.
+    ///
+    /// Does nothing when there is nothing to redo (it asks ``canRedo``, which posts a
+    /// checkpoint). If a group is open on the undo stack, the redone group is nested inside it,
+    /// as on Apple platforms. The group it builds on the undo stack is opened with
+    /// ``beginUndoGrouping()`` and closed with ``endUndoGrouping()``.
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.redo()   // back where we were
+    /// ```
+    ///
+    /// - Precondition: No undo or redo is in progress.
+    open func redo() {
+        redoNewestGroup()
+    }
+
+    // MARK: Managing stack depth
+
+    /// The most top-level groups the undo stack keeps; older groups are dropped. 0, the
+    /// default, means no limit.
+    ///
+    /// Setting it drops the oldest groups at once if there are too many. Only the undo stack
+    /// is limited: groups already on the redo stack stay until they are redone.
+    ///
+    /// ```swift
+    /// manager.levelsOfUndo = 20   // keep the last 20 steps
+    /// ```
+    open var levelsOfUndo: Int {
+        get { undoStack.limit }
+        set { setUndoLimit(newValue) }
+    }
+
+    // MARK: Creating undo groups
 
     /// Opens a new undo group, nested in the open one if any.
     ///
@@ -348,20 +366,12 @@ open class UndoManager {
     /// manager.endUndoGrouping()
     /// manager.undo()   // reverts both
     /// ```
-    public func beginUndoGrouping() {
-        guard isUndoRegistrationEnabled else { return }
-        let busy = isBusy
-        if !busy {
-            openAutomaticGroupIfNeeded()
-        }
-        if !(groupsByEvent && currentStack.nesting == 0) {
-            post(.checkpoint)
-        }
-        currentStack.pushBegin()
-        checkInvariantsInDebugBuilds()
-        if !busy {
-            post(.didOpenUndoGroup)
-        }
+    ///
+    /// The manager calls it too: for the automatic group a registration opens, and for the
+    /// group that ``undoNestedGroup()`` and ``redo()`` build on the other stack (during which
+    /// ``isUndoing`` or ``isRedoing`` is true).
+    open func beginUndoGrouping() {
+        openGroup()
     }
 
     /// Closes the innermost open undo group.
@@ -377,35 +387,13 @@ open class UndoManager {
     /// manager.endUndoGrouping()
     /// ```
     ///
+    /// The manager calls it too: to close the automatic group at the end of the event, in
+    /// ``undo()`` and in ``endEventGroup()``, and to close the group ``redo()`` builds.
+    ///
     /// - Precondition: A group is open. Closing the automatic group by hand is allowed but
     ///   hazardous (see ``endEventGroup()``).
-    public func endUndoGrouping() {
-        closeGroup(in: "endUndoGrouping()", discardingEmpty: false)
-    }
-
-    /// Spec R10, shared by ``endUndoGrouping()``, the end of an event, and the internal
-    /// closes of undo and redo.
-    func closeGroup(in call: StaticString, discardingEmpty: Bool) {
-        guard isUndoRegistrationEnabled else { return }
-        post(.checkpoint)
-        guard currentStack.nesting > 0 else {
-            programmerError(in: call, "endUndoGrouping called with no matching begin")
-        }
-        let busy = isBusy
-        if !busy {
-            post(.willCloseUndoGroup)
-        }
-        // Only the did-close notification reads the flag; skip the lookup when it won't post.
-        let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
-        let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
-        if wasEmpty && !busy {
-            redoStack.removeAll()
-        }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        if !busy {
-            post(.didCloseUndoGroup(isDiscardable: isDiscardable))
-        }
+    open func endUndoGrouping() {
+        closeGroup(in: takeRoutedCall(default: "endUndoGrouping()"), discardingEmpty: false)
     }
 
     /// The number of nested open groups on the stack that registrations go to: the undo
@@ -416,43 +404,207 @@ open class UndoManager {
     /// manager.beginUndoGrouping()
     /// manager.groupingLevel   // 1
     /// ```
-    public var groupingLevel: Int {
+    open var groupingLevel: Int {
         currentStack.nesting
     }
 
-    /// The end of an event (spec R15), run by ``runLoop``.
+    /// Whether the first registration of an event opens a group that the end of the event
+    /// closes. The default is `true`.
     ///
-    /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
-    func endOfEvent(mode: RunLoop.Mode) -> Bool {
-        guard automaticGroupIsPending else { return true }
-        guard groupsByEvent && runLoopModes.contains(mode) else { return false }
-        automaticGroupIsPending = false
-        closeGroup(in: "SimulatedRunLoop.tick(mode:) closing the automatic group", discardingEmpty: false)
-        return true
+    /// Setting it only flips the flag: it opens, closes and cancels nothing (spec R14). With
+    /// `false`, every registration needs a group you opened with ``beginUndoGrouping()``.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.groupsByEvent = false
+    /// manager.beginUndoGrouping()
+    /// manager.registerUndo(withTarget: document) { $0.revert() }
+    /// manager.endUndoGrouping()
+    /// ```
+    open var groupsByEvent: Bool {
+        get { storage.pointee.groupsByEvent }
+        set { storage.pointee.groupsByEvent = newValue }
     }
 
-    /// Releases what the stacks took off since the last call. Called right after each
-    /// mutation that may drop entries, when the stacks are consistent, so that `deinit`s the
-    /// release runs may use the manager (see ``UndoStack/dropped``).
-    @inline(__always)
-    func releaseDroppedEntries() {
-        if !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty {
-            releaseDroppedEntriesNow()
-        }
+    /// The run-loop modes in which the end of an event closes the automatic group. The
+    /// default is `[.default]`.
+    ///
+    /// A ``SimulatedRunLoop/tick(mode:)`` in a mode not listed here leaves the automatic
+    /// group open until a tick in a listed mode.
+    ///
+    /// ```swift
+    /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
+    /// ```
+    open var runLoopModes: [RunLoop.Mode] {
+        get { storage.pointee.runLoopModes }
+        set { storage.pointee.runLoopModes = newValue }
     }
 
-    private func releaseDroppedEntriesNow() {
-        // One at a time, each popped before it is released, so a deinit that re-enters the
-        // manager finds the lists consistent; popping keeps their capacity for the next drop.
-        while let entry = undoStack.dropped.popLast() {
-            withExtendedLifetime(entry) {}
-        }
-        while let entry = redoStack.dropped.popLast() {
-            withExtendedLifetime(entry) {}
-        }
+    // MARK: Enabling and disabling undo
+
+    /// Stops registrations, group opens and closes, and action naming from taking effect.
+    ///
+    /// Calls nest: registration resumes when every call has been balanced by
+    /// ``enableUndoRegistration()``. Undo and redo still run, but record no inverse.
+    ///
+    /// ```swift
+    /// manager.disableUndoRegistration()
+    /// document.loadFromDisk()   // not undoable
+    /// manager.enableUndoRegistration()
+    /// ```
+    open func disableUndoRegistration() {
+        storage.pointee.registrationDisableCount += 1
     }
 
-    // MARK: Menu titles
+    /// Balances one ``disableUndoRegistration()``.
+    ///
+    /// ```swift
+    /// manager.disableUndoRegistration()
+    /// manager.enableUndoRegistration()
+    /// manager.isUndoRegistrationEnabled   // true
+    /// ```
+    ///
+    /// - Precondition: Registration is disabled.
+    open func enableUndoRegistration() {
+        reenableRegistration()
+    }
+
+    /// Whether registrations are recorded: no ``disableUndoRegistration()`` is unbalanced.
+    ///
+    /// ```swift
+    /// UndoManager().isUndoRegistrationEnabled   // true
+    /// ```
+    open var isUndoRegistrationEnabled: Bool {
+        registrationIsEnabled
+    }
+
+    // MARK: Checking the state
+
+    /// Whether an undo is in progress: true while ``undoNestedGroup()`` (and so ``undo()``)
+    /// runs, including while its notifications are posted and its operations run.
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: item) { [unowned manager] item in
+    ///     assert(manager.isUndoing)
+    /// }
+    /// ```
+    open var isUndoing: Bool {
+        storage.pointee.isUndoing
+    }
+
+    /// Whether a redo is in progress: true while ``redo()`` runs.
+    ///
+    /// ```swift
+    /// manager.isRedoing   // false outside redo()
+    /// ```
+    open var isRedoing: Bool {
+        storage.pointee.isRedoing
+    }
+
+    // MARK: Clearing undo operations
+
+    /// Empties both stacks, open groups included.
+    ///
+    /// Also re-enables registration, forgets a pending end-of-event close, and posts no
+    /// notification. ``groupsByEvent``, ``levelsOfUndo`` and ``runLoopModes`` are kept.
+    ///
+    /// ```swift
+    /// document.revertToSaved()
+    /// manager.removeAllActions()
+    /// manager.canUndo   // false
+    /// ```
+    ///
+    /// Calling it from inside an undo operation stops the program when that undo ends, as
+    /// Apple's implementation raises then (spec R32).
+    open func removeAllActions() {
+        clearBothStacks()
+    }
+
+    /// Removes every operation registered with `target` from both stacks.
+    ///
+    /// Groups left empty by the removal go too, but groups that were empty already and open
+    /// groups stay. Registration stays disabled if it was, and no notification is posted.
+    /// Call it when an object the operations refer to goes away for good. As on Apple
+    /// platforms the target is `Any`: a value that is not an object is the target of no
+    /// operation, so it removes nothing.
+    ///
+    /// ```swift
+    /// document.close()
+    /// manager.removeAllActions(withTarget: document)
+    /// ```
+    open func removeAllActions(withTarget target: Any) {
+        guard let object = Self.objectIdentity(of: target) else { return }
+        removeActions(on: object)
+    }
+
+    // MARK: Naming actions
+
+    /// Names the undo step being recorded, for menu titles such as "Undo Typing".
+    ///
+    /// The name goes to the outermost open group, however deeply nested the caller is; the
+    /// last name set wins. With ``groupsByEvent`` on and no group open, this opens the event's
+    /// automatic group (which stays as an undoable, if empty, step). The name travels with the
+    /// group through undo and redo. Passing `""` removes the name. Does nothing while
+    /// registration is disabled.
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: text) { $0.restore(snapshot) }
+    /// manager.setActionName("Typing")
+    /// manager.undoMenuItemTitle   // "Undo Typing"
+    /// ```
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on and the automatic group can
+    ///   be opened.
+    open func setActionName(_ actionName: String) {
+        metadataOfOpenTopGroup(in: "setActionName(_:)", "must begin a group before registering undo")?
+            .name = actionName
+    }
+
+    /// The name of the group ``undo()`` would revert, or `""`.
+    ///
+    /// ```swift
+    /// manager.setActionName("Delete")
+    /// manager.undoActionName   // "Delete"
+    /// ```
+    open var undoActionName: String {
+        undoStack.topMetadata?.name ?? ""
+    }
+
+    /// The name of the group ``redo()`` would perform, or `""`.
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.redoActionName   // the undone group's name
+    /// ```
+    open var redoActionName: String {
+        redoStack.topMetadata?.name ?? ""
+    }
+
+    /// The title for an Undo menu item: "Undo" followed by the action name, or just "Undo".
+    ///
+    /// Built from ``canUndo``, ``undoActionName`` and
+    /// ``undoMenuTitle(forUndoActionName:)``, so a subclass overriding any of them changes it.
+    ///
+    /// ```swift
+    /// manager.setActionName("Typing")
+    /// manager.undoMenuItemTitle   // "Undo Typing"
+    /// ```
+    open var undoMenuItemTitle: String {
+        menuItemTitle(isAvailable: canUndo, name: undoActionName, fallback: "Undo", title: undoMenuTitle(forUndoActionName:))
+    }
+
+    /// The title for a Redo menu item: "Redo" followed by the action name, or just "Redo".
+    ///
+    /// Built from ``canRedo`` (so reading it posts a checkpoint), ``redoActionName`` and
+    /// ``redoMenuTitle(forUndoActionName:)``.
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.redoMenuItemTitle   // "Redo Typing"
+    /// ```
+    open var redoMenuItemTitle: String {
+        menuItemTitle(isAvailable: canRedo, name: redoActionName, fallback: "Redo", title: redoMenuTitle(forUndoActionName:))
+    }
 
     /// The Undo menu title for an action name: "Undo" and the name, in English.
     ///
@@ -481,48 +633,125 @@ open class UndoManager {
         "Redo \(actionName)"
     }
 
-    // MARK: Enabling and disabling
+    // MARK: Discardable actions
 
-    /// Stops registrations, group opens and closes, and action naming from taking effect.
+    /// Marks the undo step being recorded as discardable (or not): a step that changes no
+    /// document content, such as a selection change, which a document-based app need not
+    /// count as an edit.
     ///
-    /// Calls nest: registration resumes when every call has been balanced by
-    /// ``enableUndoRegistration()``. Undo and redo still run, but record no inverse.
+    /// Targets the outermost open group, like ``setActionName(_:)``. The flag travels with the
+    /// group and appears as `NSUndoManagerGroupIsDiscardableKey` in the userInfo of the
+    /// did-close, did-undo and did-redo notifications.
     ///
     /// ```swift
-    /// manager.disableUndoRegistration()
-    /// document.loadFromDisk()   // not undoable
-    /// manager.enableUndoRegistration()
+    /// manager.registerUndo(withTarget: view) { $0.restoreSelection() }
+    /// manager.setActionIsDiscardable(true)
     /// ```
-    public func disableUndoRegistration() {
-        registrationDisableCount += 1
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on.
+    open func setActionIsDiscardable(_ discardable: Bool) {
+        metadataOfOpenTopGroup(
+            in: "setActionIsDiscardable(_:)", "must begin a group before setting undo action discardability"
+        )?.isDiscardable = discardable
     }
 
-    /// Balances one ``disableUndoRegistration()``.
+    /// Whether the group ``undo()`` would revert is discardable.
     ///
     /// ```swift
-    /// manager.disableUndoRegistration()
-    /// manager.enableUndoRegistration()
-    /// manager.isUndoRegistrationEnabled   // true
+    /// manager.setActionIsDiscardable(true)
+    /// manager.undoActionIsDiscardable   // true
     /// ```
-    ///
-    /// - Precondition: Registration is disabled.
-    public func enableUndoRegistration() {
-        guard registrationDisableCount > 0 else {
-            programmerError(
-                in: "enableUndoRegistration()",
-                "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration"
-            )
-        }
-        registrationDisableCount -= 1
+    open var undoActionIsDiscardable: Bool {
+        undoStack.topMetadata?.isDiscardable ?? false
     }
 
-    /// Whether registrations are recorded: no ``disableUndoRegistration()`` is unbalanced.
+    /// Whether the group ``redo()`` would perform is discardable.
     ///
     /// ```swift
-    /// UndoManager().isUndoRegistrationEnabled   // true
+    /// manager.undo()
+    /// manager.redoActionIsDiscardable   // the undone group's flag
     /// ```
-    @inlinable
-    public var isUndoRegistrationEnabled: Bool {
-        registrationDisableCount == 0
+    open var redoActionIsDiscardable: Bool {
+        redoStack.topMetadata?.isDiscardable ?? false
+    }
+
+    // MARK: User info
+
+    /// Attaches a value to the undo step being recorded; `nil` removes the key.
+    ///
+    /// Targets the outermost open group, like ``setActionName(_:)``, and travels with it.
+    ///
+    /// ```swift
+    /// extension UndoManager.UserInfoKey {
+    ///     static let icon: UndoManager.UserInfoKey = "icon"
+    /// }
+    /// manager.setActionUserInfoValue("pencil", forKey: .icon)
+    /// manager.undoActionUserInfoValue(forKey: .icon) as? String   // "pencil"
+    /// ```
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on.
+    open func setActionUserInfoValue(_ info: Any?, forKey key: UserInfoKey) {
+        metadataOfOpenTopGroup(
+            in: "setActionUserInfoValue(_:forKey:)", "must begin a group before setting undo action user info"
+        )?.userInfo[key] = info
+    }
+
+    /// The value stored under `key` on the group ``undo()`` would revert.
+    ///
+    /// ```swift
+    /// manager.undoActionUserInfoValue(forKey: .icon)
+    /// ```
+    open func undoActionUserInfoValue(forKey key: UserInfoKey) -> Any? {
+        undoStack.topMetadata?.userInfo[key]
+    }
+
+    /// The value stored under `key` on the group ``redo()`` would perform.
+    ///
+    /// ```swift
+    /// manager.undo()
+    /// manager.redoActionUserInfoValue(forKey: .icon)
+    /// ```
+    open func redoActionUserInfoValue(forKey key: UserInfoKey) -> Any? {
+        redoStack.topMetadata?.userInfo[key]
+    }
+
+    // MARK: NSObject
+
+    /// The manager's class and address and a summary of its stacks; reading it posts nothing
+    /// and changes nothing.
+    ///
+    /// ```swift
+    /// print(manager)
+    /// // <UndoManager 0x600001026620: 2 undo groups, 0 redo groups, groupingLevel 1, groupsByEvent>
+    /// ```
+    ///
+    /// Managers compare and hash by identity, as `NSObject`s do: `manager == other` is
+    /// `manager === other`, and a manager can be a `Set` element or a dictionary key.
+    open override var description: String {
+        summary
+    }
+
+    // MARK: Objective-C-only API
+
+    /// Not available: the invocation-recording proxy needs the Objective-C runtime.
+    ///
+    /// Register a closure instead:
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }
+    /// ```
+    @available(*, unavailable, message: "needs the Objective-C runtime; use registerUndo(withTarget:handler:) with a closure")
+    open func prepare(withInvocationTarget target: Any) -> Any {
+        preconditionFailure("unavailable")
     }
 }
+
+#if !canImport(Darwin)
+/// The order in which Apple schedules the close of an event's automatic group on the run loop
+/// (`RunLoop.perform(_:target:argument:order:modes:)`): after most other end-of-pass work.
+///
+/// ```swift
+/// NSUndoCloseGroupingRunLoopOrdering   // 350000
+/// ```
+public let NSUndoCloseGroupingRunLoopOrdering = 350_000
+#endif

@@ -152,8 +152,10 @@ extension ModelBased {
             entries[index] = .begin(info)
         }
 
-        /// Spec R26 as UndoKit reads it: end marks at relative depth 0, walking from the
-        /// newest entry and stopping at the innermost open group's begin mark.
+        /// Spec R26, Apple's walk: from the newest entry to the oldest, an end mark seen at
+        /// relative depth 0 counts; every end mark deepens the walk and every begin mark raises
+        /// it, so below an open group's begin mark the walk runs at negative depth and counts
+        /// again once end marks bring it back to 0.
         var closedGroupCount: Int {
             var depth = 0
             var closed = 0
@@ -165,9 +167,6 @@ extension ModelBased {
                     }
                     depth += 1
                 case .begin:
-                    if depth == 0 {
-                        return closed
-                    }
                     depth -= 1
                 case .action: break
                 }

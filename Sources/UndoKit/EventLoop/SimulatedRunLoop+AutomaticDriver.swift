@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+
+extension SimulatedRunLoop {
+    /// Whatever real event loop the registering code runs in, as the source of event ends; see
+    /// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``.
+    ///
+    /// ```swift
+    /// loop.drive(with: .automatic)
+    /// ```
+    public struct AutomaticDriver: Sendable {
+        /// Ends each event where Apple's run loop would: at the end of the Foundation run-loop
+        /// pass or the main-actor job in which the event's first registration ran.
+        ///
+        /// ```swift
+        /// let loop = SimulatedRunLoop()
+        /// loop.drive(with: .automatic)   // what UndoManager() does with its own loop
+        /// ```
+        public static var automatic: AutomaticDriver { AutomaticDriver() }
+    }
+
+    /// Ticks the loop at the end of the event in which a manager opened its automatic group,
+    /// found from where that registration runs, as Apple's `UndoManager` schedules its close on
+    /// the registering thread's run loop. ``UndoManager/init()`` drives its own loop this way.
+    ///
+    /// When a registration opens an automatic group:
+    /// - inside a pass of the thread's Foundation run loop (a timer, a source, a
+    ///   `perform` block, or main-queue work run by `RunLoop.main`), the tick is scheduled for
+    ///   the end of that pass, in the managers' ``UndoManager/runLoopModes``, as
+    ///   ``drive(with:)-(RunLoopDriver)`` does;
+    /// - inside a main-actor job that the main queue runs (a `@MainActor` task of an `async`
+    ///   `main`), the tick is a main-queue block that runs after the job, as
+    ///   ``drive(with:)-(MainDriver)`` does;
+    /// - anywhere else (straight-line code outside any loop, a task on another actor or the
+    ///   global executor, a plain `DispatchQueue.main.async` block) nothing is scheduled: the
+    ///   group stays open until you tick, call ``UndoManager/endEventGroup()`` or undo, like
+    ///   Apple's manager in a process whose run loop never runs.
+    ///
+    /// So it never ticks at a moment the program did not give up control, which keeps tests
+    /// deterministic, and never queues work on a loop that is not running: no block or timer
+    /// is left behind when no loop runs. At most one tick per run loop is outstanding.
+    ///
+    /// The tick runs on the thread that registered, so a manager on an automatically driven
+    /// loop must stay on that thread (or actor) while its event is open. Driving replaces the
+    /// previous driver; ``stopDriving()`` ends it.
+    ///
+    /// ```swift
+    /// let loop = SimulatedRunLoop()
+    /// loop.drive(with: .automatic)
+    /// let manager = UndoManager(runLoop: loop)
+    /// Task { @MainActor in
+    ///     model.rename(to: "Draft", using: manager)   // one step, closed after this job
+    /// }
+    /// ```
+    public func drive(with driver: AutomaticDriver) {
+        install(CallerEventLoopDriver(loop: self))
+    }
+}
+
+/// Ticks from the event loop of whoever registers (see
+/// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``).
+///
+/// Not Sendable, and confined like its loop: it is called by the loop from the registering
+/// thread, and the blocks and timers it schedules run on that same thread (the run loop it
+/// scheduled them on, or the main queue when it was on the main thread) and reach it through
+/// ``RunLoopBoundReference``, which checks the thread.
+final class CallerEventLoopDriver: SimulatedRunLoopDriver {
+    private weak var loop: SimulatedRunLoop?
+    /// The ticks scheduled on the run loop of the last registration made inside a run-loop
+    /// pass.
+    private var runLoopTicks: RunLoopTicks?
+    private var mainQueueTickIsScheduled = false
+    private var isStopped = false
+
+    init(loop: SimulatedRunLoop) {
+        self.loop = loop
+    }
+
+    func loopDidArm() {
+        scheduleTick()
+    }
+
+    func loopDidEndTick() {
+        // Managers still waiting for another mode keep their tick on the run loop; nothing
+        // else is owed until the next registration arms.
+        if let runLoopTicks, RunLoop.current === runLoopTicks.runLoop {
+            runLoopTicks.schedule()
+        }
+    }
+
+    func stop() {
+        isStopped = true
+        if let runLoopTicks, RunLoop.current === runLoopTicks.runLoop {
+            runLoopTicks.cancel()
+        }
+        // Ticks scheduled from another thread, and a main-queue tick, find the driver
+        // stopped (or gone) when they run.
+        runLoopTicks = nil
+    }
+
+    private func scheduleTick() {
+        guard !isStopped, let loop else { return }
+        let runLoop = RunLoop.current
+        if runLoop.currentMode != nil {
+            // Inside a pass of this thread's run loop: tick at its end.
+            if runLoopTicks?.runLoop !== runLoop {
+                runLoopTicks = RunLoopTicks(loop: loop, runLoop: runLoop)
+            }
+            runLoopTicks?.schedule()
+        } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && Thread.isMainThread {
+            // Inside a main-actor job: the main queue is being drained, and a block enqueued
+            // now runs after the job.
+            mainQueueTickIsScheduled = true
+            let reference = RunLoopBoundReference(self, runLoop: runLoop)
+            DispatchQueue.main.async {
+                reference.object?.fireMainQueueTick()
+            }
+        }
+    }
+
+    private func fireMainQueueTick() {
+        mainQueueTickIsScheduled = false
+        guard !isStopped, let loop, !loop.isTicking else { return }
+        loop.tick(modes: [.default, .common])
+    }
+
+    /// Whether the caller runs in a Swift task: on the main thread, that means a main-actor job
+    /// run by the main queue, whereas straight-line code before any loop runs has no task.
+    private static var isRunningAsynchronousWork: Bool {
+        withUnsafeCurrentTask { $0 != nil }
+    }
+}

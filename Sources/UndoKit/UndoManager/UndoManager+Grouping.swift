@@ -1,0 +1,92 @@
+import Foundation
+
+/// Opening and closing groups (spec R9, R10, R15).
+extension UndoManager {
+    /// Spec R9: ``beginUndoGrouping()``.
+    func openGroup() {
+        guard registrationIsEnabled else { return }
+        let busy = isBusy
+        if !busy {
+            openAutomaticGroupIfNeeded()
+        }
+        if !(storage.pointee.groupsByEvent && currentStack.nesting == 0) {
+            post(.checkpoint)
+        }
+        currentStack.pushBegin()
+        checkInvariantsInDebugBuilds()
+        if !busy {
+            post(.didOpenUndoGroup)
+        }
+    }
+
+    /// Spec R10, shared by ``endUndoGrouping()`` and the internal close of an undo's redo
+    /// group, which discards the group if it stayed empty.
+    func closeGroup(in call: PublicCall, discardingEmpty: Bool) {
+        guard registrationIsEnabled else { return }
+        post(.checkpoint)
+        guard currentStack.nesting > 0 else {
+            programmerError(in: call, "endUndoGrouping called with no matching begin")
+        }
+        let busy = isBusy
+        if !busy {
+            post(.willCloseUndoGroup)
+        }
+        // Only the did-close notification reads the flag; skip the lookup when it won't post.
+        let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
+        let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
+        if wasEmpty && !busy {
+            redoStack.removeAll()
+        }
+        releaseDroppedEntries()
+        checkInvariantsInDebugBuilds()
+        if !busy {
+            post(.didCloseUndoGroup(isDiscardable: isDiscardable))
+        }
+    }
+
+    /// The end of an event (spec R15), run by ``runLoop``: closes the automatic group with
+    /// ``endUndoGrouping()``, as Apple's end-of-event processing does.
+    ///
+    /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
+    func endOfEvent(mode: RunLoop.Mode) -> Bool {
+        guard automaticGroupIsPending else { return true }
+        guard storage.pointee.groupsByEvent && storage.pointee.runLoopModes.contains(mode) else { return false }
+        automaticGroupIsPending = false
+        route(from: "SimulatedRunLoop.tick(mode:) closing the automatic group") {
+            endUndoGrouping()
+        }
+        return true
+    }
+
+    /// Releases what the stacks took off since the last call. Called right after each
+    /// mutation that may drop entries, when the stacks are consistent, so that `deinit`s the
+    /// release runs may use the manager (see ``UndoStack/dropped``).
+    @inline(__always)
+    func releaseDroppedEntries() {
+        if !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty {
+            releaseDroppedEntriesNow()
+        }
+    }
+
+    private func releaseDroppedEntriesNow() {
+        // One at a time, each popped before it is released, so a deinit that re-enters the
+        // manager finds the lists consistent; popping keeps their capacity for the next drop.
+        while let entry = undoStack.dropped.popLast() {
+            withExtendedLifetime(entry) {}
+        }
+        while let entry = redoStack.dropped.popLast() {
+            withExtendedLifetime(entry) {}
+        }
+    }
+
+    /// Spec R29: ``enableUndoRegistration()``.
+    func reenableRegistration() {
+        guard storage.pointee.registrationDisableCount > 0 else {
+            programmerError(
+                in: PublicCall("enableUndoRegistration()"),
+                "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration"
+            )
+        }
+        storage.pointee.registrationDisableCount -= 1
+    }
+}

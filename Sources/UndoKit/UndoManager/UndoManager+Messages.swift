@@ -1,0 +1,324 @@
+import Foundation
+
+// Apple's OS 26 typed messages for the undo notifications (spec I.6): one
+// `NotificationCenter.MainActorMessage` per notification, with the manager as subject, and an
+// identifier for each. On Apple platforms Foundation bridges each message and its notification
+// in both directions; Foundation on Linux bridges neither way (a name-based post reaches no
+// message observer, and a message post reaches no name-based observer), so the manager posts
+// both, and each kind of observer receives each event once.
+
+extension UndoManager {
+    /// The message form of `NSUndoManagerCheckpoint`: the manager opened or closed a group
+    /// (except a top-level group it opened while grouping by event), or read ``canRedo``.
+    ///
+    /// ```swift
+    /// let token = NotificationCenter.default.addObserver(of: manager, for: .checkpoint) { _ in
+    ///     flushPendingTyping()
+    /// }
+    /// ```
+    public struct CheckpointMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerCheckpoint }
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.CheckpointMessage()
+        /// ```
+        public init() {}
+    }
+
+    /// The message form of `NSUndoManagerDidOpenUndoGroup`: the manager opened a group, outside
+    /// undo and redo.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .didOpenUndoGroup) { _ in }
+    /// ```
+    public struct DidOpenUndoGroupMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerDidOpenUndoGroup }
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.DidOpenUndoGroupMessage()
+        /// ```
+        public init() {}
+    }
+
+    /// The message form of `NSUndoManagerWillCloseUndoGroup`: the manager is about to close a
+    /// group, outside undo and redo.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .willCloseUndoGroup) { _ in }
+    /// ```
+    public struct WillCloseUndoGroupMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerWillCloseUndoGroup }
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.WillCloseUndoGroupMessage()
+        /// ```
+        public init() {}
+    }
+
+    /// The message form of `NSUndoManagerDidCloseUndoGroup`: the manager closed a group,
+    /// outside undo and redo.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .didCloseUndoGroup) { message in
+    ///     if !message.groupIsDiscardable { document.markEdited() }
+    /// }
+    /// ```
+    public struct DidCloseUndoGroupMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerDidCloseUndoGroup }
+        /// Whether the top-level group is discardable.
+        public var groupIsDiscardable: Bool
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.DidCloseUndoGroupMessage(groupIsDiscardable: false)
+        /// ```
+        public init(groupIsDiscardable: Bool) {
+            self.groupIsDiscardable = groupIsDiscardable
+        }
+    }
+
+    /// The message form of `NSUndoManagerWillUndoChange`: an undo is about to run its
+    /// operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .willUndoChange) { _ in }
+    /// ```
+    public struct WillUndoChangeMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerWillUndoChange }
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.WillUndoChangeMessage()
+        /// ```
+        public init() {}
+    }
+
+    /// The message form of `NSUndoManagerDidUndoChange`: an undo ran its operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .didUndoChange) { message in
+    ///     refreshMenus()
+    /// }
+    /// ```
+    public struct DidUndoChangeMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerDidUndoChange }
+        /// Whether the undone group was discardable.
+        public var groupIsDiscardable: Bool
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.DidUndoChangeMessage(groupIsDiscardable: false)
+        /// ```
+        public init(groupIsDiscardable: Bool) {
+            self.groupIsDiscardable = groupIsDiscardable
+        }
+    }
+
+    /// The message form of `NSUndoManagerWillRedoChange`: a redo is about to run its
+    /// operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .willRedoChange) { _ in }
+    /// ```
+    public struct WillRedoChangeMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerWillRedoChange }
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.WillRedoChangeMessage()
+        /// ```
+        public init() {}
+    }
+
+    /// The message form of `NSUndoManagerDidRedoChange`: a redo ran its operations.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(of: manager, for: .didRedoChange) { message in
+    ///     refreshMenus()
+    /// }
+    /// ```
+    public struct DidRedoChangeMessage: NotificationCenter.MainActorMessage, Sendable {
+        /// The undo manager that posts it.
+        public typealias Subject = UndoManager
+        /// The notification this message stands for.
+        public static var name: Notification.Name { .NSUndoManagerDidRedoChange }
+        /// Whether the redone group was discardable.
+        public var groupIsDiscardable: Bool
+        /// Creates the message.
+        ///
+        /// ```swift
+        /// let message = UndoManager.DidRedoChangeMessage(groupIsDiscardable: false)
+        /// ```
+        public init(groupIsDiscardable: Bool) {
+            self.groupIsDiscardable = groupIsDiscardable
+        }
+    }
+
+    /// Posts the message form of `event` to `center`, on the main actor.
+    ///
+    /// Message observers are main-actor code, so messages are posted only when the manager
+    /// runs on the main thread (where Apple's manager always runs); a manager on another
+    /// thread or actor posts its notifications and typed events only.
+    func postMessage(for event: Event, to center: NotificationCenter) {
+        guard Thread.isMainThread else { return }
+        let subject = MainThreadSubject(self)
+        MainActor.assumeIsolated {
+            let manager = subject.manager
+            switch event {
+            case .checkpoint: center.post(CheckpointMessage(), subject: manager)
+            case .didOpenUndoGroup: center.post(DidOpenUndoGroupMessage(), subject: manager)
+            case .willCloseUndoGroup: center.post(WillCloseUndoGroupMessage(), subject: manager)
+            case .didCloseUndoGroup(let discardable): center.post(DidCloseUndoGroupMessage(groupIsDiscardable: discardable), subject: manager)
+            case .willUndoChange: center.post(WillUndoChangeMessage(), subject: manager)
+            case .didUndoChange(let discardable): center.post(DidUndoChangeMessage(groupIsDiscardable: discardable), subject: manager)
+            case .willRedoChange: center.post(WillRedoChangeMessage(), subject: manager)
+            case .didRedoChange(let discardable): center.post(DidRedoChangeMessage(groupIsDiscardable: discardable), subject: manager)
+            }
+        }
+    }
+}
+
+/// Carries the posting manager into the main-actor closure that posts its messages.
+///
+/// Why `@unchecked Sendable` is safe: it is created and read on the main thread, within one
+/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the thread before making it),
+/// so the manager never crosses a thread; the wrapper only tells the compiler that the
+/// nonisolated caller and the `MainActor.assumeIsolated` body are the same thread.
+private struct MainThreadSubject: @unchecked Sendable {
+    let manager: UndoManager
+
+    init(_ manager: UndoManager) {
+        self.manager = manager
+    }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.CheckpointMessage> {
+    /// Identifies ``UndoManager/CheckpointMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .checkpoint) { _ in }
+    /// ```
+    public static var checkpoint: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.DidOpenUndoGroupMessage> {
+    /// Identifies ``UndoManager/DidOpenUndoGroupMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .didOpenUndoGroup) { _ in }
+    /// ```
+    public static var didOpenUndoGroup: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.WillCloseUndoGroupMessage> {
+    /// Identifies ``UndoManager/WillCloseUndoGroupMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .willCloseUndoGroup) { _ in }
+    /// ```
+    public static var willCloseUndoGroup: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.DidCloseUndoGroupMessage> {
+    /// Identifies ``UndoManager/DidCloseUndoGroupMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .didCloseUndoGroup) { message in
+    ///     print(message.groupIsDiscardable)
+    /// }
+    /// ```
+    public static var didCloseUndoGroup: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.WillUndoChangeMessage> {
+    /// Identifies ``UndoManager/WillUndoChangeMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .willUndoChange) { _ in }
+    /// ```
+    public static var willUndoChange: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.DidUndoChangeMessage> {
+    /// Identifies ``UndoManager/DidUndoChangeMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .didUndoChange) { _ in }
+    /// ```
+    public static var didUndoChange: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.WillRedoChangeMessage> {
+    /// Identifies ``UndoManager/WillRedoChangeMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .willRedoChange) { _ in }
+    /// ```
+    public static var willRedoChange: Self { .init() }
+}
+
+extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<UndoManager.DidRedoChangeMessage> {
+    /// Identifies ``UndoManager/DidRedoChangeMessage``.
+    ///
+    /// ```swift
+    /// center.addObserver(of: manager, for: .didRedoChange) { _ in }
+    /// ```
+    public static var didRedoChange: Self { .init() }
+}
+
+extension NotificationCenter {
+    /// An asynchronous sequence of one of an undo manager's messages, for code that prefers
+    /// `for await` to an observer closure.
+    ///
+    /// Foundation offers `messages(of:for:bufferSize:)` for `AsyncMessage`s only, on Apple
+    /// platforms too; the undo messages are `MainActorMessage`s, so this overload is UndoKit's.
+    /// It observes with `addObserver(of:for:using:)` and buffers the newest `limit` messages
+    /// the consumer has not taken yet; the observation ends when the sequence's iteration ends
+    /// or the task consuming it is cancelled.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await message in NotificationCenter.default.messages(of: manager, for: .didUndoChange) {
+    ///         refreshMenus(discardable: message.groupIsDiscardable)
+    ///     }
+    /// }
+    /// ```
+    public func messages<Identifier: NotificationCenter.MessageIdentifier, Message: NotificationCenter.MainActorMessage & Sendable>(
+        of subject: UndoManager,
+        for identifier: Identifier,
+        bufferSize limit: Int = 10
+    ) -> AsyncStream<Message> where Identifier.MessageType == Message, Message.Subject == UndoManager {
+        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingNewest(limit))
+        let token = addObserver(of: subject, for: identifier) { (message: Message) in
+            continuation.yield(message)
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeObserver(token)
+        }
+        return stream
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The manager's own view of its state: what internal code reads and writes instead of the
+/// `open` properties a subclass may override.
+extension UndoManager {
+    /// A fresh state and a fresh pair of stacks, for the designated initializers.
+    static func allocateState() -> (UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>) {
+        let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
+        storage.initialize(to: UndoManagerStorage())
+        let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
+        stacks.initialize(repeating: UndoStack(), count: 2)
+        return (storage, stacks)
+    }
+
+    var undoStack: UndoStack {
+        unsafeAddress { UnsafePointer(stacks) }
+        unsafeMutableAddress { stacks }
+    }
+
+    var redoStack: UndoStack {
+        unsafeAddress { UnsafePointer(stacks + 1) }
+        unsafeMutableAddress { stacks + 1 }
+    }
+
+    /// The stack that registrations go to: the redo stack while undoing, else the undo stack.
+    var currentStack: UndoStack {
+        unsafeAddress { UnsafePointer(stacks + (storage.pointee.isUndoing ? 1 : 0)) }
+        unsafeMutableAddress { stacks + (storage.pointee.isUndoing ? 1 : 0) }
+    }
+
+    var isBusy: Bool { storage.pointee.isUndoing || storage.pointee.isRedoing }
+
+    var registrationIsEnabled: Bool { storage.pointee.registrationDisableCount == 0 }
+
+    /// An automatic group was opened in this event and the end of the event will close it
+    /// (Apple's `autoPending`).
+    var automaticGroupIsPending: Bool {
+        get { storage.pointee.automaticGroupIsPending }
+        set { storage.pointee.automaticGroupIsPending = newValue }
+    }
+
+    /// Whether ``runLoop`` has this manager on its list of pending end-of-event closes.
+    var isScheduledOnRunLoop: Bool {
+        get { storage.pointee.isScheduledOnRunLoop }
+        set { storage.pointee.isScheduledOnRunLoop = newValue }
+    }
+
+    /// Set while a popped group's actions run, so that removals made by those actions also
+    /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
+    /// time.
+    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> {
+        _read { yield storage.pointee.targetsRemovedDuringInvocation }
+        _modify { yield &storage.pointee.targetsRemovedDuringInvocation }
+    }
+
+    var eventObservers: [(id: Int, body: (Event) -> Void)] {
+        _read { yield storage.pointee.eventObservers }
+        _modify { yield &storage.pointee.eventObservers }
+    }
+
+    // MARK: Routing through overridable members
+
+    /// Calls one of the manager's own overridable members on behalf of the public call
+    /// `call`, as Apple's implementation does (``undo()`` calls ``undoNestedGroup()``, the end
+    /// of an event calls ``endUndoGrouping()``), so that a misuse trap inside names `call`.
+    func route(from call: StaticString, _ body: () -> Void) {
+        let outer = storage.pointee.routedCall
+        storage.pointee.routedCall = call
+        body()
+        // Cleared even when an override did not call `super`, so that no later call inherits it.
+        storage.pointee.routedCall = outer
+    }
+
+    /// The call a trap in this member should report: the member itself, and the public call
+    /// it runs for when the manager called it. Takes the routed call, so that client code the
+    /// member runs (actions, observers) does not inherit it.
+    func takeRoutedCall(default name: StaticString) -> PublicCall {
+        defer { storage.pointee.routedCall = nil }
+        return PublicCall(name, calledBy: storage.pointee.routedCall)
+    }
+}
+
+/// The public call a misuse trap names (spec H5): a member, and the call that made the
+/// manager call it, if any. Formatted only on the way to a trap, so the hot paths that carry
+/// it allocate nothing.
+struct PublicCall: CustomStringConvertible {
+    let name: StaticString
+    let caller: StaticString?
+
+    init(_ name: StaticString, calledBy caller: StaticString? = nil) {
+        self.name = name
+        self.caller = caller
+    }
+
+    var description: String {
+        caller.map { "\(name) called by \($0)" } ?? "\(name)"
+    }
+}
