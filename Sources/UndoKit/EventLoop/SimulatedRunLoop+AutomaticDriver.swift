@@ -70,6 +70,8 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
     /// pass.
     private var runLoopTicks: RunLoopTicks?
     private var mainQueueTickIsScheduled = false
+    /// `RunLoop.main`, looked up once: comparing with it is the cheap main-thread test.
+    private lazy var mainRunLoop = RunLoop.main
     private var isStopped = false
 
     init(loop: SimulatedRunLoop) {
@@ -107,7 +109,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
                 runLoopTicks = RunLoopTicks(loop: loop, runLoop: runLoop)
             }
             runLoopTicks?.schedule()
-        } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && Thread.isMainThread {
+        } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && runLoop === mainRunLoop {
             // Inside a main-actor job: the main queue is being drained, and a block enqueued
             // now runs after the job.
             mainQueueTickIsScheduled = true
@@ -124,9 +126,14 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         loop.tick(modes: [.default, .common])
     }
 
-    /// Whether the caller runs in a Swift task: on the main thread, that means a main-actor job
+    /// Whether the caller runs in a Swift task: on the main thread (whose run loop is
+    /// `RunLoop.main`, a cheaper test than `Thread.isMainThread`), that means a main-actor job
     /// run by the main queue, whereas straight-line code before any loop runs has no task.
     private static var isRunningAsynchronousWork: Bool {
-        withUnsafeCurrentTask { $0 != nil }
+        // A pattern match, not `!= nil`: the generic `Optional` comparison costs hundreds of
+        // instructions on this once-per-event path.
+        withUnsafeCurrentTask { task in
+            if case .some = task { true } else { false }
+        }
     }
 }

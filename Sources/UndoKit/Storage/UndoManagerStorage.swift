@@ -16,6 +16,8 @@ struct UndoManagerStorage {
     var groupsByEvent = true
     var runLoopModes: [RunLoop.Mode] = [.default]
     var notificationCenter: NotificationCenter? = .default
+    /// See ``UndoManager/postsMessages``.
+    var postsMessages = false
     /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
     /// coordinator's tokens).
     weak var coordinator: UndoCoordinator?

@@ -6,6 +6,12 @@ import Foundation
 // in both directions; Foundation on Linux bridges neither way (a name-based post reaches no
 // message observer, and a message post reaches no name-based observer), so the manager posts
 // both, and each kind of observer receives each event once.
+//
+// But not always: Foundation on Linux (Swift 6.3.1) hands a posted message to every observer
+// added with `addObserver(forName: nil, …)` for the same object, which then stops the program
+// casting the message to `Notification`. A manager therefore posts messages only once someone
+// observes them (``UndoManager/postsMessages``), which UndoKit's `addObserver(of:for:using:)`
+// overloads for undo messages turn on.
 
 extension UndoManager {
     /// The message form of `NSUndoManagerCheckpoint`: the manager opened or closed a group
@@ -178,13 +184,37 @@ extension UndoManager {
         }
     }
 
-    /// Posts the message form of `event` to `center`, on the main actor.
+    /// Whether the manager posts the typed message form of each notification (such as
+    /// ``CheckpointMessage``) to ``notificationCenter`` after the notification itself.
     ///
-    /// Message observers are main-actor code, so messages are posted only when the manager
-    /// runs on the main thread (where Apple's manager always runs); a manager on another
-    /// thread or actor posts its notifications and typed events only.
+    /// It turns on by itself when an observer for one of this manager's messages is added
+    /// with `addObserver(of:for:using:)` or ``Foundation/NotificationCenter/messages(of:for:bufferSize:)``,
+    /// naming the manager as the subject, so code written for Apple's messages works
+    /// unchanged. Observing every manager's messages by type (`addObserver(of: UndoManager.self,
+    /// for: .checkpoint)`) cannot name the manager: turn it on for each manager then.
+    ///
+    /// ```swift
+    /// manager.postsMessages = true
+    /// let token = NotificationCenter.default.addObserver(of: UndoManager.self, for: .didUndoChange) { _ in
+    ///     refreshMenus()
+    /// }
+    /// ```
+    ///
+    /// Why it is off until then: Foundation on Linux hands a posted message to every observer
+    /// added with `addObserver(forName: nil, object: …)` for the same object (or for any
+    /// object), and such an observer then stops the program trying to read the message as a
+    /// `Notification`. Don't combine message observers with name-less observers of the same
+    /// center. Messages are main-actor code: they are posted only while the manager runs on
+    /// the main thread, where Apple's manager always runs.
+    public var postsMessages: Bool {
+        get { storage.pointee.postsMessages }
+        set { storage.pointee.postsMessages = newValue }
+    }
+
+    /// Posts the message form of `event` to `center`, on the main actor (see
+    /// ``postsMessages``).
     func postMessage(for event: Event, to center: NotificationCenter) {
-        guard Thread.isMainThread else { return }
+        guard storage.pointee.postsMessages && Thread.isMainThread else { return }
         let subject = MainThreadSubject(self)
         MainActor.assumeIsolated {
             let manager = subject.manager
@@ -291,6 +321,61 @@ extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.
 }
 
 extension NotificationCenter {
+    /// Observes one of an undo manager's messages, and makes the manager post its messages
+    /// (``UndoManager/postsMessages``).
+    ///
+    /// The same call as Foundation's `addObserver(of:for:using:)`, which it calls; Swift picks
+    /// this overload when the subject is an ``UndoManager``.
+    ///
+    /// ```swift
+    /// let token = NotificationCenter.default.addObserver(of: manager, for: .didCloseUndoGroup) { message in
+    ///     if !message.groupIsDiscardable { document.markEdited() }
+    /// }
+    /// ```
+    public func addObserver<Identifier: NotificationCenter.MessageIdentifier, Message: NotificationCenter.MainActorMessage>(
+        of subject: UndoManager,
+        for identifier: Identifier,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message, Message.Subject == UndoManager {
+        subject.postsMessages = true
+        return foundationAddObserver(of: subject, for: identifier, using: observer)
+    }
+
+    /// Observes one of an undo manager's message types, and makes the manager post its
+    /// messages (``UndoManager/postsMessages``).
+    ///
+    /// ```swift
+    /// let token = NotificationCenter.default.addObserver(of: manager, for: UndoManager.DidUndoChangeMessage.self) { _ in
+    ///     refreshMenus()
+    /// }
+    /// ```
+    public func addObserver<Message: NotificationCenter.MainActorMessage>(
+        of subject: UndoManager,
+        for messageType: Message.Type,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken where Message.Subject == UndoManager {
+        subject.postsMessages = true
+        return foundationAddObserver(of: subject, for: messageType, using: observer)
+    }
+
+    /// Foundation's own `addObserver(of:for:using:)`: inside this generic context the subject
+    /// is not known to be an ``UndoManager``, so the overloads above do not apply.
+    private func foundationAddObserver<Identifier: NotificationCenter.MessageIdentifier, Message: NotificationCenter.MainActorMessage>(
+        of subject: Message.Subject,
+        for identifier: Identifier,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken where Identifier.MessageType == Message, Message.Subject: AnyObject {
+        addObserver(of: subject, for: identifier, using: observer)
+    }
+
+    private func foundationAddObserver<Message: NotificationCenter.MainActorMessage>(
+        of subject: Message.Subject,
+        for messageType: Message.Type,
+        using observer: @escaping @MainActor (Message) -> Void
+    ) -> NotificationCenter.ObservationToken where Message.Subject: AnyObject {
+        addObserver(of: subject, for: messageType, using: observer)
+    }
+
     /// An asynchronous sequence of one of an undo manager's messages, for code that prefers
     /// `for await` to an observer closure.
     ///

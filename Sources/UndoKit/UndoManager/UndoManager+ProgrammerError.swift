@@ -43,6 +43,6 @@ extension UndoManager {
     }
 
     private var address: String {
-        "0x" + String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        "0x" + String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)
     }
 }
