@@ -33,7 +33,7 @@ extension UndoManager {
     /// While registration is disabled, the command executes and nothing is recorded.
     ///
     /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
-    ///   group can be opened, as for ``registerUndo(withTarget:handler:)``.
+    ///   group can be opened, as for ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``.
     public func perform<Command: UndoableCommand>(
         _ command: Command,
         on model: Command.Model

@@ -13,7 +13,7 @@ class UndoAction {
     }
 }
 
-/// The action registered by ``UndoManager/registerUndo(withTarget:handler:)``.
+/// The action registered by ``UndoManager/registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``.
 final class HandlerAction<Target: AnyObject>: UndoAction {
     // Weak, as spec H3 decides: Apple keeps an unretained pointer and crashes on a dead
     // target; UndoKit skips the action instead. A `let`, so reads need no exclusivity check.

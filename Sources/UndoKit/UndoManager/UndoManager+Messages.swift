@@ -188,7 +188,7 @@ extension UndoManager {
     /// ``CheckpointMessage``) to ``notificationCenter`` after the notification itself.
     ///
     /// It turns on by itself when an observer for one of this manager's messages is added
-    /// with `addObserver(of:for:using:)` or ``Foundation/NotificationCenter/messages(of:for:bufferSize:)``,
+    /// with `addObserver(of:for:using:)` or `NotificationCenter.messages(of:for:bufferSize:)`,
     /// naming the manager as the subject, so code written for Apple's messages works
     /// unchanged. Observing every manager's messages by type (`addObserver(of: UndoManager.self,
     /// for: .checkpoint)`) cannot name the manager: turn it on for each manager then.
