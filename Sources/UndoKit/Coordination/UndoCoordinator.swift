@@ -30,8 +30,9 @@
 /// when a manager is undone or redone directly, when ``UndoManager/removeAllActions()``,
 /// ``UndoManager/removeAllActions(withTarget:)`` or ``UndoManager/levelsOfUndo`` drop groups,
 /// when a new edit clears a manager's redo stack, and when a manager is detached or goes
-/// away. A new edit clears the redo steps of its own manager only; the other managers' undone
-/// steps stay redoable, in the order they were undone.
+/// away. The coordinator acts as one manager spanning its members: a new edit in any of them
+/// ends redo for all of them, clearing the other members' redo stacks too, so the history stays
+/// one line.
 ///
 /// ``undo()`` and ``redo()`` first end the current event for every attached manager (see
 /// ``UndoManager/endEventGroup()``), as ``UndoManager/undo()`` does for its own automatic
@@ -301,13 +302,29 @@ public final class UndoCoordinator {
     }
 
     /// The manager ``redo()`` would call, after ending the open event groups: ending an empty
-    /// one clears its manager's redo stack (spec R10), so that manager's steps do not count.
+    /// one is a new edit (spec R10.6), which ends redo for every member.
     private var redoTarget: UndoManager? {
         synchronizeIfNeeded()
-        let step = redoSteps.last { step in
-            !(step.member.manager?.endingEventGroupClearsRedo ?? true)
+        guard !members.contains(where: { $0.manager?.endingEventGroupClearsRedo == true }) else { return nil }
+        return redoSteps.last?.member.manager
+    }
+
+    /// A member made a new edit: the coordinated history is one line, so redo ends for all
+    /// members. The member cleared its own redo stack; this clears the others'.
+    func memberMadeNewEdit(_ manager: UndoManager) {
+        // Members' redo stacks hold exactly the redo steps (between calls, and removals only
+        // shrink them), so an empty order means empty stacks.
+        guard !redoSteps.isEmpty else { return }
+        redoSteps.removeAll()
+        for member in members {
+            guard let other = member.manager else { continue }
+            if other !== manager && !other.redoStack.isEmpty {
+                other.redoStack.removeAll()
+                other.releaseDroppedEntries()
+                other.checkInvariantsInDebugBuilds()
+            }
+            member.syncedRedoCount = other.redoStack.closedTopLevelGroupCount
         }
-        return step?.member.manager
     }
 
     /// Ends the open automatic groups of the attached managers, oldest first, as the end of
@@ -329,6 +346,21 @@ extension UndoManager {
     /// can find the coordinator whose tokens the manager's groups carry, and move it.
     var coordinator: UndoCoordinator? {
         get { storage.pointee.coordinator }
-        set { storage.pointee.coordinator = newValue }
+        set {
+            storage.pointee.coordinator = newValue
+            storage.pointee.isCoordinated = newValue != nil
+        }
+    }
+
+    /// A new edit (spec R4, R10.6): tells the coordinator, which ends redo for all its members.
+    /// Called with the stacks consistent, since clearing other members' stacks releases
+    /// entries whose `deinit`s may call back into this manager.
+    @inline(__always)
+    func newEditEndsRedo() {
+        // A flag first: the coordinator reference is weak, and loading it costs atomics on
+        // every registration.
+        if storage.pointee.isCoordinated, let coordinator {
+            coordinator.memberMadeNewEdit(self)
+        }
     }
 }

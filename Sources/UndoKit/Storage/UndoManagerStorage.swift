@@ -21,6 +21,9 @@ struct UndoManagerStorage {
     /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
     /// coordinator's tokens).
     weak var coordinator: UndoCoordinator?
+    /// Whether `coordinator` is set, kept beside it so the registration path tests a flag
+    /// instead of loading a weak reference.
+    var isCoordinated = false
     /// The registration path's one-entry cache: the target type last registered and its
     /// `HandlerAction` class (see ``UndoManager/actionType(for:)``).
     var lastActionTypeKey: ObjectIdentifier?

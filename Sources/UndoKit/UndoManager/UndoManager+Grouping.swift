@@ -39,6 +39,9 @@ extension UndoManager {
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
+        if wasEmpty && !busy {
+            newEditEndsRedo()
+        }
         if !busy {
             post(.didCloseUndoGroup(isDiscardable: isDiscardable))
         }

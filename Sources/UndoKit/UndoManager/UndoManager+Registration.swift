@@ -71,9 +71,12 @@ extension UndoManager {
 
     /// Spec R2–R7: every registration ends here.
     func register(_ action: UndoAction, on target: ObjectIdentifier) {
-        if !isBusy && !redoStack.isEmpty {
-            redoStack.removeAll()
-            releaseDroppedEntries()
+        if !isBusy {
+            if !redoStack.isEmpty {
+                redoStack.removeAll()
+                releaseDroppedEntries()
+            }
+            newEditEndsRedo()
         }
         openAutomaticGroupIfNeeded()
         guard currentStack.nesting > 0 else {

@@ -184,11 +184,10 @@ private struct CoordinationReferenceModel {
     }
 
     /// The step redo() would perform once the open groups are ended: an empty open group
-    /// clears its manager's redo steps when it closes.
+    /// of an attached manager is a new edit when it closes, which ends redo for all.
     var redoStep: Step? {
-        redoOrder.last { step in
-            !(members[step.slot].open.map(\.targets.isEmpty) ?? false)
-        }
+        guard !attachOrder.contains(where: { members[$0].open.map(\.targets.isEmpty) ?? false }) else { return nil }
+        return redoOrder.last
     }
 
     // MARK: Helpers
@@ -239,9 +238,16 @@ private struct CoordinationReferenceModel {
         undoOrder.removeAll { $0.name == dropped.name }
     }
 
+    /// A new edit: the manager's own redo steps go (R4, R10.6) and, if it is attached, the
+    /// coordinated history is one line, so every attached manager's redo steps go too.
     private mutating func clearRedo(_ slot: Int) {
         members[slot].redo.removeAll()
         redoOrder.removeAll { $0.slot == slot }
+        guard members[slot].isAttached else { return }
+        for other in attachOrder {
+            members[other].redo.removeAll()
+        }
+        redoOrder.removeAll()
     }
 
     private mutating func dropSteps(of slot: Int) {

@@ -262,8 +262,8 @@ struct CoordinationUndoCoordinatorTests {
         app.coordinator.checkInvariants()
     }
 
-    @Test("A new edit clears its own member's redo steps; other members' stay, in order")
-    func newEditClearsOwnRedo() {
+    @Test("A new edit in any member ends redo for all of them: one linear history")
+    func newEditEndsRedoEverywhere() {
         let app = NoteApp()
         app.type("a", in: 0)
         app.type("b", in: 1)
@@ -273,25 +273,45 @@ struct CoordinationUndoCoordinatorTests {
         app.coordinator.undo()   // a
         #expect(app.coordinator.order().redo == ["Type c", "Type b", "Type a"])
         app.type("x", in: 0)
-        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Type x"], redo: ["Type b"]))
+        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Type x"], redo: []))
+        #expect(!app.coordinator.canRedo)
+        // The member's own stack lost the step too: a direct redo cannot bring it back.
+        #expect(app.views[1].undoManager.redoCount == 0)
+        app.views[1].undoManager.redo()
+        #expect(app.texts == ["x", "", ""])
         app.coordinator.redo()
-        #expect(app.texts == ["x", "b", ""])
-        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Type x", "Type b"], redo: []))
+        #expect(app.texts == ["x", "", ""])
         app.coordinator.checkInvariants()
     }
 
-    @Test("A registration clears the member's redo steps before its group even closes")
-    func registrationClearsRedoAtOnce() {
+    @Test("A new edit in a manager that is not attached leaves the coordinator's redo alone")
+    func detachedManagerEditKeepsRedo() {
+        let app = NoteApp(viewCount: 2)
+        app.type("a", in: 0)
+        app.coordinator.undo()
+        let outsider = UndoManager(runLoop: app.loop)
+        let note = CoordinationCounter()
+        note.add(1, using: outsider)
+        app.loop.tick()
+        #expect(app.coordinator.order() == CoordinationOrder(undo: [], redo: ["Type a"]))
+        app.coordinator.redo()
+        #expect(app.texts == ["a", ""])
+        app.coordinator.checkInvariants()
+    }
+
+    @Test("A registration ends redo for every member before its group even closes")
+    func registrationEndsRedoAtOnce() {
         let app = NoteApp(viewCount: 2)
         app.type("a", in: 0)
         app.type("b", in: 1)
         app.coordinator.undo()
         app.coordinator.undo()
         app.views[1].type("z")   // event not over: the group is still open
-        #expect(app.coordinator.order() == CoordinationOrder(undo: [], redo: ["Type a"]))
-        #expect(app.coordinator.redoActionName == "Type a")
+        #expect(app.coordinator.order() == CoordinationOrder(undo: [], redo: []))
+        #expect(app.coordinator.redoActionName == "")
+        #expect(app.views[0].undoManager.redoCount == 0)
         app.loop.tick()
-        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Type z"], redo: ["Type a"]))
+        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Type z"], redo: []))
         app.coordinator.checkInvariants()
     }
 
@@ -408,19 +428,21 @@ struct CoordinationUndoCoordinatorTests {
         app.coordinator.checkInvariants()
     }
 
-    @Test("canRedo accounts for an empty event group whose end will clear its manager's redo")
-    func emptyEventGroupClearsRedo() {
+    @Test("canRedo accounts for an empty event group whose end will end redo for every member")
+    func emptyEventGroupEndsRedo() {
         let app = NoteApp(viewCount: 2)
         app.type("a", in: 0)
         app.type("b", in: 1)
         app.coordinator.undo()   // b
         app.coordinator.undo()   // a
         app.views[0].undoManager.setActionName("Nothing")   // opens an empty automatic group
-        #expect(app.coordinator.canRedo)
-        #expect(app.coordinator.redoActionName == "Type b")   // view 1's "a" will be cleared
+        // Ending that group, as redo() would first, is a new edit (R10.6): no redo is left.
+        #expect(!app.coordinator.canRedo)
+        #expect(app.coordinator.redoActionName == "")
         app.coordinator.redo()
-        #expect(app.texts == ["", "b"])
-        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Nothing", "Type b"], redo: []))
+        #expect(app.texts == ["", ""])
+        #expect(app.coordinator.order() == CoordinationOrder(undo: ["Nothing"], redo: []))
+        #expect(app.views[1].undoManager.redoCount == 0)
         app.coordinator.checkInvariants()
     }
 
