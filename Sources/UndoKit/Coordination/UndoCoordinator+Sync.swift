@@ -19,12 +19,12 @@ extension UndoCoordinator {
         guard let manager = member.manager else { return }
         switch event {
         case .didOpenUndoGroup:
-            if manager.groupingLevel == 1 {
+            if manager.undoStack.nesting == 1 {
                 nextGroupOpenSerial += 1
                 member.groupOpenSerial = nextGroupOpenSerial
             }
         case .didCloseUndoGroup:
-            if manager.groupingLevel == 0 {
+            if manager.undoStack.nesting == 0 {
                 topLevelGroupDidClose(in: member, manager)
             }
         case .didUndoChange:

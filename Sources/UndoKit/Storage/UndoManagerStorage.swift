@@ -43,12 +43,15 @@ struct UndoManagerStorage {
     init() {}
 }
 
-/// How far a registration got through the two `registerUndo(withTarget:handler:)` overloads.
-enum RegistrationRoute {
+/// Where the registration being made is in its pass through the two
+/// `registerUndo(withTarget:handler:)` overloads (see `UndoManager+Registration.swift`).
+enum RegistrationRoute: Equatable {
     /// No registration is being routed.
     case none
-    /// Entered through the overload with a nonisolated handler, now passing the other.
-    case enteredNonisolated
-    /// Entered through the overload with a `@MainActor` handler, now passing the other.
-    case enteredMainActor
+    /// Entered one overload (the nonisolated one if the flag is set) and called the other,
+    /// whose implementation records.
+    case awaitingSecondHop(enteredNonisolated: Bool)
+    /// The registration being routed has been recorded; another registration made before the
+    /// route unwinds is a new one.
+    case recorded
 }

@@ -4,11 +4,19 @@
 /// Why two overloads: Apple's current declaration takes a `@MainActor` handler, and code written
 /// for current SDKs in Swift 6 overrides exactly that signature; UndoKit's nonisolated one keeps
 /// the manager usable off the main actor (spec H2). Closure literals choose the nonisolated
-/// one, so the `@MainActor` one only sees registrations if the manager sends them there. Each
-/// overload's implementation, entered first, calls the other through dynamic dispatch; entered
-/// second (through an override's `super` call, or directly from the first), it records. A
-/// subclass overriding either overload sees every registration exactly once. A plain
-/// `UndoManager` has no override to pass through, and records at once.
+/// one, so the `@MainActor` one only sees registrations if the manager sends them there.
+///
+/// The rule: the overload a registration enters first calls the other through dynamic
+/// dispatch (the "second hop"), and the second hop records. So a subclass overriding either
+/// overload sees every registration exactly once, including registrations made while
+/// registration is disabled (which then record nothing, as Apple's single method does) and
+/// registrations its own override makes before or after calling `super`. A plain `UndoManager`
+/// has no override to pass through, and records at once.
+///
+/// One case is ambiguous: in Swift 5 mode, an override of the `@MainActor` overload that calls
+/// `super` with its handler reaches the nonisolated overload (Swift 5 accepts the isolation-losing
+/// conversion there). The nonisolated implementation, reached while the `@MainActor` one is
+/// waiting for its second hop, therefore records, which keeps exactly-once for that override.
 extension UndoManager {
     typealias MainActorHandler<TargetType> = @MainActor (TargetType) -> Void
 
@@ -16,39 +24,57 @@ extension UndoManager {
     func registerNonisolatedHandler<TargetType: AnyObject>(
         _ handler: @escaping (TargetType) -> Void, on target: TargetType
     ) {
-        guard registrationIsEnabled else { return }
-        if storage.pointee.isSubclassInstance && storage.pointee.registrationRoute == .none {
-            storage.pointee.registrationRoute = .enteredNonisolated
-            defer { storage.pointee.registrationRoute = .none }
+        guard storage.pointee.isSubclassInstance else {
+            record(handler, on: target)
+            return
+        }
+        switch storage.pointee.registrationRoute {
+        case .awaitingSecondHop:
+            // The second hop of a registration that entered the @MainActor overload, or (Swift 5
+            // mode) that overload's override calling `super` with its handler.
+            storage.pointee.registrationRoute = .recorded
+            record(handler, on: target)
+        case .none, .recorded:
+            let outer = storage.pointee.registrationRoute
+            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: true)
             // Sound: a sync function's isolation is not part of its representation, and a
             // nonisolated handler may run wherever a main-actor one may.
             let mainActorHandler = unsafeBitCast(handler, to: MainActorHandler<TargetType>.self)
             registerUndo(withTarget: target, handler: mainActorHandler)
-            return
+            storage.pointee.registrationRoute = outer
         }
-        record(handler, on: target)
     }
 
     func registerMainActorHandler<TargetType: AnyObject>(
         _ handler: @escaping MainActorHandler<TargetType>, on target: TargetType
     ) {
-        guard registrationIsEnabled else { return }
         // The handler runs where undo() and redo() run; for a main-actor handler that is the
         // caller's promise, as on Apple, where the whole manager is main-actor isolated.
         let nonisolatedHandler = unsafeBitCast(handler, to: ((TargetType) -> Void).self)
-        if storage.pointee.isSubclassInstance && storage.pointee.registrationRoute == .none {
-            storage.pointee.registrationRoute = .enteredMainActor
-            defer { storage.pointee.registrationRoute = .none }
-            let nonisolatedEntry: (TargetType, @escaping (TargetType) -> Void) -> Void = registerUndo(withTarget:handler:)
-            nonisolatedEntry(target, nonisolatedHandler)
+        guard storage.pointee.isSubclassInstance else {
+            record(nonisolatedHandler, on: target)
             return
         }
-        record(nonisolatedHandler, on: target)
+        switch storage.pointee.registrationRoute {
+        case .awaitingSecondHop(enteredNonisolated: true):
+            storage.pointee.registrationRoute = .recorded
+            record(nonisolatedHandler, on: target)
+        case .none, .recorded, .awaitingSecondHop(enteredNonisolated: false):
+            // A new registration: the last case is one made by an override of the nonisolated
+            // overload before it called `super`, since that overload's second hop goes the
+            // other way.
+            let outer = storage.pointee.registrationRoute
+            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: false)
+            let nonisolatedEntry: (TargetType, @escaping (TargetType) -> Void) -> Void = registerUndo(withTarget:handler:)
+            nonisolatedEntry(target, nonisolatedHandler)
+            storage.pointee.registrationRoute = outer
+        }
     }
 
     /// Stores the handler as an action on the current stack.
     @inline(__always)
     private func record<TargetType: AnyObject>(_ handler: @escaping (TargetType) -> Void, on target: TargetType) {
+        guard registrationIsEnabled else { return }
         register(actionType(for: TargetType.self).init(target: target, handler: handler), on: ObjectIdentifier(target))
     }
 

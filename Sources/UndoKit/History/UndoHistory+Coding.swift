@@ -1,0 +1,198 @@
+import Foundation
+
+// The saved form. Field names and the version are the file format: change them only with a
+// new `formatVersion`, and keep reading the old one.
+//
+//     {"formatVersion":1,
+//      "undo":[{"name":"Add","items":[{"command":{…}},{"group":{"items":[…]}}]}],
+//      "redo":[]}
+//
+// A group writes "name" only when one was set and "discardable" only when true.
+
+extension UndoHistory {
+    /// The format version this version writes, and the newest it reads.
+    ///
+    /// ```swift
+    /// UndoHistory<AddItem>.formatVersion   // 1
+    /// ```
+    public static var formatVersion: Int { 1 }
+
+    /// The history as JSON, with its format version.
+    ///
+    /// ```swift
+    /// try manager.undoHistory(of: TodoCommand.self).encoded().write(to: historyURL)
+    /// ```
+    ///
+    /// - Throws: The error a command's own `encode(to:)` throws.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a history written by ``encoded()`` (or any JSON encoding of ``UndoHistory``).
+    ///
+    /// Data that is not such a history, including data cut short by a crash, throws
+    /// ``UndoHistoryError/corrupt(reason:)``; a history from a newer version throws
+    /// ``UndoHistoryError/unsupportedVersion(found:supported:)``.
+    ///
+    /// ```swift
+    /// let history = try UndoHistory<TodoCommand>(encoded: Data(contentsOf: historyURL))
+    /// ```
+    public init(encoded data: Data) throws(UndoHistoryError) {
+        let decoder = JSONDecoder()
+        let version: Int
+        do {
+            version = try decoder.decode(VersionProbe.self, from: data).formatVersion
+        } catch {
+            throw .corrupt(reason: Self.describe(error))
+        }
+        guard version <= Self.formatVersion else {
+            throw .unsupportedVersion(found: version, supported: Self.formatVersion)
+        }
+        guard version >= 1 else {
+            throw .corrupt(reason: "format version \(version) was never written")
+        }
+        do {
+            self = try decoder.decode(Self.self, from: data)
+        } catch {
+            throw .corrupt(reason: Self.describe(error))
+        }
+    }
+
+    /// Decodes only the version, so that a newer format is reported as such rather than as
+    /// whatever decoding error its other fields would cause.
+    private struct VersionProbe: Decodable {
+        var formatVersion: Int
+    }
+
+    /// A decoding error as a short phrase naming the offending field.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func location(_ path: [any CodingKey]) -> String {
+            guard !path.isEmpty else { return "the top level" }
+            return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+                .joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not valid JSON (\(context.debugDescription))"
+        case .dataCorrupted(let context):
+            return "invalid value at \(location(context.codingPath))"
+        case .keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\" at \(location(context.codingPath))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "unexpected value at \(location(context.codingPath))"
+        @unknown default:
+            return "unreadable contents"
+        }
+    }
+}
+
+extension UndoHistory: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, undo, redo
+    }
+
+    /// Writes the format version and both stacks, oldest group first.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(history)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.formatVersion, forKey: .formatVersion)
+        try container.encode(undoSteps, forKey: .undo)
+        try container.encode(redoSteps, forKey: .redo)
+    }
+
+    /// Reads both stacks; the version must be one this version reads.
+    ///
+    /// ```swift
+    /// let history = try JSONDecoder().decode(UndoHistory<TodoCommand>.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        guard (1...Self.formatVersion).contains(version) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .formatVersion, in: container,
+                debugDescription: "format version \(version); this version reads 1...\(Self.formatVersion)"
+            )
+        }
+        undoSteps = try container.decode([Group].self, forKey: .undo)
+        redoSteps = try container.decode([Group].self, forKey: .redo)
+    }
+}
+
+extension UndoHistory.Group: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, discardable, items
+    }
+
+    /// Writes the name if one was set, the flag if it is true, and the items.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(step)   // {"items":[…],"name":"Add"}
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(actionName, forKey: .name)
+        if isDiscardable {
+            try container.encode(true, forKey: .discardable)
+        }
+        try container.encode(items, forKey: .items)
+    }
+
+    /// Reads a group written by ``encode(to:)``.
+    ///
+    /// ```swift
+    /// let step = try JSONDecoder().decode(UndoHistory<AddItem>.Group.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        actionName = try container.decodeIfPresent(String.self, forKey: .name)
+        isDiscardable = try container.decodeIfPresent(Bool.self, forKey: .discardable) ?? false
+        items = try container.decode([UndoHistory.Item].self, forKey: .items)
+    }
+}
+
+extension UndoHistory.Item: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case command, group
+    }
+
+    /// Writes `{"command": …}` or `{"group": …}`.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(UndoHistory<AddItem>.Item.command(add))
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .command(let command): try container.encode(command, forKey: .command)
+        case .group(let group): try container.encode(group, forKey: .group)
+        }
+    }
+
+    /// Reads an item: exactly one of `command` and `group`.
+    ///
+    /// ```swift
+    /// let item = try JSONDecoder().decode(UndoHistory<AddItem>.Item.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch (container.contains(.command), container.contains(.group)) {
+        case (true, false):
+            self = .command(try container.decode(Command.self, forKey: .command))
+        case (false, true):
+            self = .group(try container.decode(UndoHistory.Group.self, forKey: .group))
+        default:
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: container.codingPath,
+                debugDescription: "an item holds exactly one of \"command\" and \"group\""
+            ))
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// An undo manager's undo and redo stacks, made of commands, as a value you can save and
+/// restore: undo that survives the process.
+///
+/// Closures cannot be saved, but ``UndoableCommand``s that are `Codable` can. Record your steps
+/// with ``UndoManager/perform(_:on:)``, take the history with
+/// ``UndoManager/undoHistory(of:)``, encode it with ``encoded()``, and in the next process
+/// decode it with ``init(encoded:)`` and hand it to ``UndoManager/restoreUndoHistory(_:on:)``:
+///
+/// ```swift
+/// // Before quitting:
+/// let history = try manager.undoHistory(of: TodoCommand.self)
+/// try history.encoded().write(to: historyURL)
+///
+/// // In the next process, with the list loaded in the state it was saved in:
+/// let saved = try UndoHistory<TodoCommand>(encoded: Data(contentsOf: historyURL))
+/// try manager.restoreUndoHistory(saved, on: list)
+/// manager.undoMenuItemTitle   // "Undo Add “Buy milk”", as before
+/// manager.undo()              // runs the saved command's undo(on:)
+/// ```
+///
+/// A history holds every closed top-level group of both stacks, with its nesting, action name
+/// and discardable flag, and each command in the state its last ``UndoableCommand/execute(on:)``
+/// or ``UndoableCommand/undo(on:)`` left it. Restored into a manager, it gives the same
+/// ``UndoManager/canUndo``, ``UndoManager/canRedo``, ``UndoManager/undoCount``,
+/// ``UndoManager/redoCount``, action names and menu titles, and ``UndoManager/undo()`` and
+/// ``UndoManager/redo()`` do what they would have done. User info values
+/// (``UndoManager/setActionUserInfoValue(_:forKey:)``) are not part of it: they are `Any`.
+///
+/// See <doc:PersistingUndoHistory> for when to save, and the snapshot/journal trade-off.
+public struct UndoHistory<Command: UndoableCommand & Codable> {
+    /// One group: the commands and nested groups recorded in it, oldest first, and the
+    /// metadata that only a top-level group's reads show.
+    ///
+    /// ```swift
+    /// let step = history.undoSteps.last!   // what undo() would revert
+    /// step.actionName                      // "Add “Buy milk”"
+    /// ```
+    public struct Group {
+        /// The group's action name; `nil` when none was ever set (which reads as `""`).
+        public var actionName: String?
+        /// Whether the group was marked discardable.
+        public var isDiscardable: Bool
+        /// What the group holds, in the order it was recorded.
+        public var items: [Item]
+
+        /// Creates a group.
+        ///
+        /// ```swift
+        /// let step = UndoHistory<AddItem>.Group(actionName: "Add", items: [.command(AddItem(title: "Milk"))])
+        /// ```
+        public init(actionName: String? = nil, isDiscardable: Bool = false, items: [Item] = []) {
+            self.actionName = actionName
+            self.isDiscardable = isDiscardable
+            self.items = items
+        }
+
+        /// The commands in the group and its nested groups, oldest first.
+        ///
+        /// ```swift
+        /// history.undoSteps.last?.commands.last   // the newest command of the newest step
+        /// ```
+        public var commands: [Command] {
+            items.flatMap { item -> [Command] in
+                switch item {
+                case .command(let command): [command]
+                case .group(let group): group.commands
+                }
+            }
+        }
+    }
+
+    /// A command, or a group nested in another.
+    ///
+    /// ```swift
+    /// if case .command(let command) = step.items.first { print(command.actionName) }
+    /// ```
+    public indirect enum Item {
+        /// A command, in the state its last execute or undo left it.
+        case command(Command)
+        /// A nested group.
+        case group(Group)
+    }
+
+    /// The closed top-level groups of the undo stack, oldest first: the last is what
+    /// ``UndoManager/undo()`` reverts.
+    ///
+    /// ```swift
+    /// history.undoSteps.map { $0.actionName ?? "" }   // ["Add “Milk”", "Add “Eggs”"]
+    /// ```
+    public var undoSteps: [Group]
+
+    /// The closed top-level groups of the redo stack, oldest first: the last is what
+    /// ``UndoManager/redo()`` performs.
+    ///
+    /// ```swift
+    /// history.redoSteps.isEmpty   // nothing undone since the last edit
+    /// ```
+    public var redoSteps: [Group]
+
+    /// Creates a history from its groups.
+    ///
+    /// ```swift
+    /// let empty = UndoHistory<AddItem>()
+    /// ```
+    public init(undoSteps: [Group] = [], redoSteps: [Group] = []) {
+        self.undoSteps = undoSteps
+        self.redoSteps = redoSteps
+    }
+
+    /// Keeps only the newest `count` undo steps (and every redo step), the way
+    /// ``UndoManager/levelsOfUndo`` trims a manager: for bounding a saved history.
+    ///
+    /// ```swift
+    /// var history = try manager.undoHistory(of: TodoCommand.self)
+    /// history.keepNewestUndoSteps(100)
+    /// ```
+    ///
+    /// - Precondition: `count >= 0`.
+    public mutating func keepNewestUndoSteps(_ count: Int) {
+        precondition(count >= 0, "UndoHistory.keepNewestUndoSteps(_:) needs a count of 0 or more, not \(count)")
+        if undoSteps.count > count {
+            undoSteps.removeFirst(undoSteps.count - count)
+        }
+    }
+}
+
+extension UndoHistory.Group: Equatable where Command: Equatable {}
+extension UndoHistory.Item: Equatable where Command: Equatable {}
+extension UndoHistory: Equatable where Command: Equatable {}
+extension UndoHistory.Group: Sendable where Command: Sendable {}
+extension UndoHistory.Item: Sendable where Command: Sendable {}
+extension UndoHistory: Sendable where Command: Sendable {}
+
+/// Why an undo history could not be taken, read or restored. Nothing changes when one is
+/// thrown: no model is touched, and nothing is registered.
+///
+/// ```swift
+/// do {
+///     let history = try UndoHistory<TodoCommand>(encoded: data)
+///     try manager.restoreUndoHistory(history, on: list)
+/// } catch {
+///     print("undo history dropped: \(error)")   // the list itself is fine
+/// }
+/// ```
+public enum UndoHistoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The data is not a history: not JSON, cut short, or missing or mistyped fields. The
+    /// reason names the problem.
+    case corrupt(reason: String)
+    /// The data was written by a newer version, whose format this one cannot read.
+    case unsupportedVersion(found: Int, supported: Int)
+    /// The manager holds a step that is not a command of the requested type (a closure
+    /// registered with `registerUndo(withTarget:handler:)`, or another command type), so the
+    /// history cannot be taken exactly.
+    case notACommand(stack: String, stepIndex: Int)
+    /// A group is open: end the event (or close the group) first, so every step is whole.
+    case groupOpen(groupingLevel: Int)
+    /// Restoring needs a manager with nothing to undo or redo.
+    case managerNotEmpty(undoCount: Int, redoCount: Int)
+
+    /// A one-line explanation.
+    ///
+    /// ```swift
+    /// UndoHistoryError.groupOpen(groupingLevel: 1).description
+    /// // "a group is open (groupingLevel 1): end the event first"
+    /// ```
+    public var description: String {
+        switch self {
+        case .corrupt(let reason):
+            "the undo history is corrupt: \(reason)"
+        case .unsupportedVersion(let found, let supported):
+            "the undo history has format version \(found); this version reads \(supported)"
+        case .notACommand(let stack, let stepIndex):
+            "\(stack) step \(stepIndex) holds an action that is not a saveable command"
+        case .groupOpen(let groupingLevel):
+            "a group is open (groupingLevel \(groupingLevel)): end the event first"
+        case .managerNotEmpty(let undoCount, let redoCount):
+            "the undo manager already has history (\(undoCount) undo, \(redoCount) redo steps)"
+        }
+    }
+}
