@@ -61,17 +61,15 @@ extension SimulatedRunLoop {
 /// ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.AutomaticDriver)``).
 ///
 /// Not Sendable, and confined like its loop: it is called by the loop from the registering
-/// thread, and the blocks and timers it schedules run on that same thread (the run loop it
-/// scheduled them on, or the main queue when it was on the main thread) and reach it through
-/// ``RunLoopBoundReference``, which checks the thread.
+/// thread or queue, and the blocks and timers it schedules run there too (on the run loop it
+/// scheduled them on, or on the main queue when it was on the main queue) and reach it through
+/// ``RunLoopBoundReference`` or ``MainQueueBoundReference``, which check that.
 final class CallerEventLoopDriver: SimulatedRunLoopDriver {
     private weak var loop: SimulatedRunLoop?
     /// The ticks scheduled on the run loop of the last registration made inside a run-loop
     /// pass.
     private var runLoopTicks: RunLoopTicks?
     private var mainQueueTickIsScheduled = false
-    /// `RunLoop.main`, looked up once: comparing with it is the cheap main-thread test.
-    private lazy var mainRunLoop = RunLoop.main
     private var isStopped = false
 
     init(loop: SimulatedRunLoop) {
@@ -109,11 +107,11 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
                 runLoopTicks = RunLoopTicks(loop: loop, runLoop: runLoop)
             }
             runLoopTicks?.schedule()
-        } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && runLoop === mainRunLoop {
+        } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && MainQueue.isCurrent {
             // Inside a main-actor job: the main queue is being drained, and a block enqueued
             // now runs after the job.
             mainQueueTickIsScheduled = true
-            let reference = RunLoopBoundReference(self, runLoop: runLoop)
+            let reference = MainQueueBoundReference(self)
             DispatchQueue.main.async {
                 reference.object?.fireMainQueueTick()
             }
@@ -126,9 +124,9 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         loop.tick(modes: [.default, .common])
     }
 
-    /// Whether the caller runs in a Swift task: on the main thread (whose run loop is
-    /// `RunLoop.main`, a cheaper test than `Thread.isMainThread`), that means a main-actor job
-    /// run by the main queue, whereas straight-line code before any loop runs has no task.
+    /// Whether the caller runs in a Swift task: on the main queue, that means a main-actor job
+    /// the main queue runs, whereas straight-line code on the main thread before any loop runs
+    /// (which libdispatch also counts as the main queue) has no task.
     private static var isRunningAsynchronousWork: Bool {
         // A pattern match, not `!= nil`: the generic `Optional` comparison costs hundreds of
         // instructions on this once-per-event path.

@@ -205,7 +205,7 @@ extension UndoManager {
     /// object), and such an observer then stops the program trying to read the message as a
     /// `Notification`. Don't combine message observers with name-less observers of the same
     /// center. Messages are main-actor code: they are posted only while the manager runs on
-    /// the main thread, where Apple's manager always runs.
+    /// the main actor (the main queue), where Apple's manager always runs.
     public var postsMessages: Bool {
         get { storage.pointee.postsMessages }
         set { storage.pointee.postsMessages = newValue }
@@ -214,7 +214,7 @@ extension UndoManager {
     /// Posts the message form of `event` to `center`, on the main actor (see
     /// ``postsMessages``).
     func postMessage(for event: Event, to center: NotificationCenter) {
-        guard storage.pointee.postsMessages && Thread.isMainThread else { return }
+        guard storage.pointee.postsMessages && MainQueue.isCurrent else { return }
         let subject = MainThreadSubject(self)
         MainActor.assumeIsolated {
             let manager = subject.manager
@@ -234,10 +234,10 @@ extension UndoManager {
 
 /// Carries the posting manager into the main-actor closure that posts its messages.
 ///
-/// Why `@unchecked Sendable` is safe: it is created and read on the main thread, within one
-/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the thread before making it),
+/// Why `@unchecked Sendable` is safe: it is created and read on the main queue, within one
+/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the queue before making it),
 /// so the manager never crosses a thread; the wrapper only tells the compiler that the
-/// nonisolated caller and the `MainActor.assumeIsolated` body are the same thread.
+/// nonisolated caller and the `MainActor.assumeIsolated` body are the same execution.
 private struct MainThreadSubject: @unchecked Sendable {
     let manager: UndoManager
 

@@ -187,7 +187,7 @@ extension UndoManager {
         return EventObservation(manager: self, id: id)
     }
 
-    /// Where the manager posts Apple's undo notifications (and, on the main thread, their
+    /// Where the manager posts Apple's undo notifications (and, on the main actor, their
     /// typed message forms); `nil` posts none. The default is `NotificationCenter.default`, as
     /// on Apple platforms.
     ///
