@@ -107,8 +107,12 @@ struct AutomaticEventEndTests {
 
 /// On a new thread: makes a manager, fires a repeating timer on the thread's run loop `fires`
 /// times, each fire making two changes to a note, then undoes once. Returns what each fire
-/// saw, what the end saw, and the note after the undo.
-func timerFires(_ fires: Int, makeManager: @escaping @Sendable () -> UndoManager) async -> [String] {
+/// saw, what the end saw, the note after the undo, and the summary of the manager, if any.
+func timerFires(
+    _ fires: Int,
+    makeManager: @escaping @Sendable () -> UndoManager,
+    summary: @escaping @Sendable (UndoManager) -> String? = { _ in nil }
+) async -> [String] {
     await onNewThread { () -> [String] in
         let manager = makeManager()
         let note = PortedNote("0")
@@ -133,6 +137,9 @@ func timerFires(_ fires: Int, makeManager: @escaping @Sendable () -> UndoManager
         log.lines.append("after: \(manager.undoCount) steps, level \(manager.groupingLevel)")
         manager.undo()
         log.lines.append("undo: \(note.text)")
+        if let summary = summary(manager) {
+            log.lines.append(summary)
+        }
         return log.lines
     }
 }
