@@ -6,19 +6,13 @@ import UndoKit
 // count edits): each overrides one of the two registration overloads plus a few queries, and
 // calls super. Whichever overload a subclass overrides, it must see every registration once.
 
-/// Counts registrations through UndoKit's overload, the one closure literals pick.
-private final class CountingUndoManager: UndoManager {
-    private(set) var registrations = 0
+/// What both counting managers count besides registrations, and a query whose override
+/// changes what callers see.
+class CountingUndoManager: UndoManager {
+    fileprivate(set) var registrations = 0
     private(set) var canUndoReads = 0
     private(set) var undos = 0
     private(set) var redos = 0
-
-    override func registerUndo<TargetType: AnyObject>(
-        withTarget target: TargetType, handler: @escaping (TargetType) -> Void
-    ) {
-        registrations += 1
-        super.registerUndo(withTarget: target, handler: handler)
-    }
 
     override var canUndo: Bool {
         canUndoReads += 1
@@ -40,37 +34,23 @@ private final class CountingUndoManager: UndoManager {
     }
 }
 
-/// Counts registrations through Apple's current signature, with a main-actor handler.
-private final class MainActorCountingUndoManager: UndoManager {
-    private(set) var registrations = 0
-    private(set) var canUndoReads = 0
-    private(set) var undos = 0
-    private(set) var redos = 0
+/// Counts registrations through UndoKit's overload, the one closure literals pick.
+final class NonisolatedCountingUndoManager: CountingUndoManager {
+    override func registerUndo<TargetType: AnyObject>(
+        withTarget target: TargetType, handler: @escaping (TargetType) -> Void
+    ) {
+        registrations += 1
+        super.registerUndo(withTarget: target, handler: handler)
+    }
+}
 
+/// Counts registrations through Apple's current signature, with a main-actor handler.
+final class MainActorCountingUndoManager: CountingUndoManager {
     override func registerUndo<TargetType: AnyObject>(
         withTarget target: TargetType, handler: @escaping @MainActor (TargetType) -> Void
     ) {
         registrations += 1
         super.registerUndo(withTarget: target, handler: handler)
-    }
-
-    override var canUndo: Bool {
-        canUndoReads += 1
-        return super.canUndo
-    }
-
-    override var undoActionName: String {
-        super.undoActionName.uppercased()
-    }
-
-    override func undo() {
-        undos += 1
-        super.undo()
-    }
-
-    override func redo() {
-        redos += 1
-        super.redo()
     }
 }
 
@@ -80,27 +60,13 @@ enum CountingVariant: String, CaseIterable, Sendable, CustomTestStringConvertibl
 
     var testDescription: String { rawValue }
 
-    func makeManager() -> UndoManager {
-        let manager: UndoManager = switch self {
-        case .nonisolatedOverride: CountingUndoManager(runLoop: SimulatedRunLoop())
+    func makeManager() -> CountingUndoManager {
+        let manager: CountingUndoManager = switch self {
+        case .nonisolatedOverride: NonisolatedCountingUndoManager(runLoop: SimulatedRunLoop())
         case .mainActorOverride: MainActorCountingUndoManager(runLoop: SimulatedRunLoop())
         }
         manager.notificationCenter = nil
         return manager
-    }
-
-    static func registrations(of manager: UndoManager) -> Int {
-        (manager as? CountingUndoManager)?.registrations ?? (manager as! MainActorCountingUndoManager).registrations
-    }
-
-    static func canUndoReads(of manager: UndoManager) -> Int {
-        (manager as? CountingUndoManager)?.canUndoReads ?? (manager as! MainActorCountingUndoManager).canUndoReads
-    }
-
-    static func undosAndRedos(of manager: UndoManager) -> [Int] {
-        if let manager = manager as? CountingUndoManager { return [manager.undos, manager.redos] }
-        let manager = manager as! MainActorCountingUndoManager
-        return [manager.undos, manager.redos]
     }
 }
 
@@ -147,7 +113,7 @@ struct CountingUndoManagerTests {
         note.setText("b", using: manager)
         manager.runLoop.tick()
         note.setText("c", using: manager)
-        #expect(CountingVariant.registrations(of: manager) == 3)
+        #expect(manager.registrations == 3)
     }
 
     @Test(arguments: CountingVariant.allCases)
@@ -157,7 +123,7 @@ struct CountingUndoManagerTests {
         let handler: @MainActor (PortedNote) -> Void = { _ in }
         manager.registerUndo(withTarget: note, handler: handler)
         manager.registerUndo(withTarget: note, handler: handler)
-        #expect(CountingVariant.registrations(of: manager) == 2)
+        #expect(manager.registrations == 2)
     }
 
     @Test(arguments: CountingVariant.allCases)
@@ -166,11 +132,11 @@ struct CountingUndoManagerTests {
         let note = PortedNote()
         note.setText("a", using: manager)
         manager.undo()
-        #expect(CountingVariant.registrations(of: manager) == 2)
+        #expect(manager.registrations == 2)
         manager.redo()
-        #expect(CountingVariant.registrations(of: manager) == 3)
+        #expect(manager.registrations == 3)
         #expect(note.text == "a")
-        #expect(CountingVariant.undosAndRedos(of: manager) == [1, 1])
+        #expect(manager.undos == 1 && manager.redos == 1)
     }
 
     @Test(arguments: CountingVariant.allCases)
@@ -179,13 +145,13 @@ struct CountingUndoManagerTests {
         let list = PortedList()
         manager.perform(PortedAppend(item: "milk"), on: list)
         manager.perform(PortedAppend(item: "eggs"), on: list)
-        #expect(CountingVariant.registrations(of: manager) == 2)
+        #expect(manager.registrations == 2)
         manager.undo()
         #expect(list.items.isEmpty)
-        #expect(CountingVariant.registrations(of: manager) == 4)
+        #expect(manager.registrations == 4)
         manager.redo()
         #expect(list.items == ["milk", "eggs"])
-        #expect(CountingVariant.registrations(of: manager) == 6)
+        #expect(manager.registrations == 6)
     }
 
     @Test(arguments: CountingVariant.allCases)
@@ -195,10 +161,10 @@ struct CountingUndoManagerTests {
         value.modify { $0 += 1 }
         manager.runLoop.tick()
         value.modify { $0 += 1 }
-        #expect(CountingVariant.registrations(of: manager) == 2)
+        #expect(manager.registrations == 2)
         manager.undo()
         #expect(value.value == 2)
-        #expect(CountingVariant.registrations(of: manager) == 3)
+        #expect(manager.registrations == 3)
     }
 
     @Test(arguments: CountingVariant.allCases)
@@ -209,9 +175,9 @@ struct CountingUndoManagerTests {
         manager.setActionName("Rename")
         #expect(manager.undoActionName == "RENAME")
         #expect(manager.undoMenuItemTitle == "Undo RENAME")      // the title is built from the override
-        #expect(CountingVariant.canUndoReads(of: manager) == 1)  // read once, by undoMenuItemTitle
+        #expect(manager.canUndoReads == 1)  // read once, by undoMenuItemTitle
         manager.undo()
-        #expect(CountingVariant.canUndoReads(of: manager) == 1)  // undo() itself reads no getter
+        #expect(manager.canUndoReads == 1)  // undo() itself reads no getter
         #expect(manager.redoActionName == "Rename")              // stored as set
     }
 
@@ -226,7 +192,7 @@ struct CountingUndoManagerTests {
             "while registration is disabled, a registration reaches only the overload the caller picked",
             isIntermittent: variant == .nonisolatedOverride
         ) {
-            #expect(CountingVariant.registrations(of: manager) == 1)
+            #expect(manager.registrations == 1)
         }
         #expect(!manager.canUndo)
     }
