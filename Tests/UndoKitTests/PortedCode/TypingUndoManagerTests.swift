@@ -110,6 +110,54 @@ private final class CoalescingUndoManager: UndoManager {
     }
 }
 
+/// The shape of a later TimedUndoManager: its own group is tracked with a flag, and the
+/// manager's own group calls made during undo and redo are passed through untouched. (Without
+/// the pass-through, undo's redo group, opened with `beginUndoGrouping()`, would set the flag.)
+private final class PassThroughUndoManager: UndoManager {
+    private var isPerformingUndoRedo = false
+    private(set) var hasOwnGroup = false
+    private(set) var passedThrough: [String] = []
+
+    override init() {
+        super.init()
+        groupsByEvent = false
+    }
+
+    override func beginUndoGrouping() {
+        if isPerformingUndoRedo {
+            passedThrough.append("begin")
+            super.beginUndoGrouping()
+        } else if !hasOwnGroup {
+            hasOwnGroup = true
+            super.beginUndoGrouping()
+        }
+    }
+
+    override func endUndoGrouping() {
+        if isPerformingUndoRedo {
+            passedThrough.append("end")
+            super.endUndoGrouping()
+        } else if hasOwnGroup {
+            hasOwnGroup = false
+            super.endUndoGrouping()
+        }
+    }
+
+    override func undo() {
+        endUndoGrouping()
+        isPerformingUndoRedo = true
+        super.undo()
+        isPerformingUndoRedo = false
+    }
+
+    override func redo() {
+        endUndoGrouping()
+        isPerformingUndoRedo = true
+        super.redo()
+        isPerformingUndoRedo = false
+    }
+}
+
 @Suite("Ported code: a text editor's typing manager")
 struct TypingUndoManagerTests {
     /// Types each string as one keystroke event: the keystroke, then the end of the event.
@@ -246,5 +294,60 @@ struct TypingUndoManagerTests {
         keystroke("b", into: buffer, with: manager)
         manager.undo()
         #expect(buffer.text == "a")
+    }
+
+    // MARK: The pass-through shape
+
+    @Test func theManagersOwnGroupCallsDuringUndoAndRedoReachThePassThrough() {
+        let manager = PassThroughUndoManager()
+        let buffer = TypingBuffer()
+        for character in ["a", "b"] {
+            manager.beginUndoGrouping()
+            buffer.insert(character, using: manager)
+        }
+        manager.undo()
+        #expect(buffer.text == "" && !manager.hasOwnGroup)
+        manager.redo()
+        #expect(buffer.text == "ab" && !manager.hasOwnGroup)
+        #expect(manager.passedThrough == ["begin", "begin", "end"])   // undo's open; redo's open and close
+        manager.beginUndoGrouping()
+        buffer.insert("c", using: manager)
+        manager.undo()
+        #expect(buffer.text == "ab")
+    }
+
+    @Test func withoutThePassThroughUndosGroupSetsTheFlagAndTheNextKeystrokeTraps() async {
+        // What the pass-through guards against, reproduced: the flag set by undo's redo group
+        // swallows the next keystroke's group, and its registration finds no group open.
+        await #expect(processExitsWith: .failure) {
+            final class FlagUndoManager: UndoManager {
+                var hasOwnGroup = false
+                override func beginUndoGrouping() {
+                    if !hasOwnGroup {
+                        hasOwnGroup = true
+                        super.beginUndoGrouping()
+                    }
+                }
+                override func endUndoGrouping() {
+                    if hasOwnGroup {
+                        hasOwnGroup = false
+                        super.endUndoGrouping()
+                    }
+                }
+                override func undo() {
+                    endUndoGrouping()
+                    super.undo()
+                }
+            }
+            final class Target {}
+            let manager = FlagUndoManager()
+            manager.groupsByEvent = false
+            let target = Target()
+            manager.beginUndoGrouping()
+            manager.registerUndo(withTarget: target) { _ in }
+            manager.undo()
+            manager.beginUndoGrouping()                          // swallowed: the flag is still set
+            manager.registerUndo(withTarget: target) { _ in }    // no group open: traps
+        }
     }
 }
