@@ -124,12 +124,13 @@ struct IsolationPatternTests {
         let model = DrawingViewModel()
         model.add("line")
         model.endGesture()
+        let manager = model.undoManager
         let task = Task { @MainActor in
-            model.undoManager.undo()
+            manager.undo()
         }
         await task.value
         #expect(model.strokes.isEmpty)
-        #expect(model.undoManager.canRedo)
+        #expect(manager.canRedo)
     }
 
     @Test func aManagerMadeOffTheMainActorIsHandedToMainActorRun() async {
