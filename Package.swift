@@ -14,6 +14,13 @@ let package = Package(
     targets: [
         .target(name: "UndoKit"),
         .testTarget(name: "UndoKitTests", dependencies: ["UndoKit"]),
+        // Apple-style client code as written for older SDKs, compiled in Swift 5 language mode.
+        .testTarget(
+            name: "UndoKitSwift5Tests",
+            dependencies: ["UndoKit"],
+            path: "Tests/UndoKitSwift5Tests",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(name: "TODOKit", dependencies: ["UndoKit"]),
         .executableTarget(name: "todo", dependencies: ["TODOKit"]),
         .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"]),
