@@ -3,6 +3,8 @@ import Foundation
 /// The mutable state of one ``UndoManager`` (see ``UndoManager/storage`` for why it is kept
 /// apart from the class).
 struct UndoManagerStorage {
+    /// See ``UndoManager/ownedOrSharedRunLoop``; `nil` until first needed.
+    var runLoop: SimulatedRunLoop?
     var isUndoing = false
     var isRedoing = false
     var automaticGroupIsPending = false
@@ -50,7 +52,9 @@ enum RegistrationRoute: Equatable {
     case none
     /// Entered one overload (the nonisolated one if the flag is set) and called the other,
     /// whose implementation records.
-    case awaitingSecondHop(enteredNonisolated: Bool)
+    /// `target` tells the second hop from a new registration made by an override before its
+    /// `super` call (see `registerNonisolatedHandler(_:on:)`).
+    case awaitingSecondHop(enteredNonisolated: Bool, target: ObjectIdentifier)
     /// The registration being routed has been recorded; another registration made before the
     /// route unwinds is a new one.
     case recorded

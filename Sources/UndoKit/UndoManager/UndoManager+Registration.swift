@@ -15,8 +15,11 @@
 ///
 /// One case is ambiguous: in Swift 5 mode, an override of the `@MainActor` overload that calls
 /// `super` with its handler reaches the nonisolated overload (Swift 5 accepts the isolation-losing
-/// conversion there). The nonisolated implementation, reached while the `@MainActor` one is
-/// waiting for its second hop, therefore records, which keeps exactly-once for that override.
+/// conversion there). The nonisolated implementation, reached with the same target while the `@MainActor` one is
+/// waiting for its second hop, therefore records, which keeps exactly-once when the registration
+/// entered through the nonisolated overload (closure literals). When the caller entered that
+/// override directly, nothing tells the nonisolated implementation the override already ran,
+/// so the override sees the registration twice (SubclassingUndoManager.md documents it).
 extension UndoManager {
     typealias MainActorHandler<TargetType> = @MainActor (TargetType) -> Void
 
@@ -28,15 +31,25 @@ extension UndoManager {
             record(handler, on: target)
             return
         }
+        let targetIdentifier = ObjectIdentifier(target)
         switch storage.pointee.registrationRoute {
-        case .awaitingSecondHop:
-            // The second hop of a registration that entered the @MainActor overload, or (Swift 5
-            // mode) that overload's override calling `super` with its handler.
+        case .awaitingSecondHop(enteredNonisolated: false, _):
+            // The second hop of a registration that entered the @MainActor overload.
             storage.pointee.registrationRoute = .recorded
             record(handler, on: target)
-        case .none, .recorded:
+        case .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier):
+            // Swift 5 mode: the @MainActor overload's override calling `super` with the
+            // registration's own target reaches this overload, not the other. (Handlers cannot
+            // tell: Swift 5's isolation-dropping conversion wraps the closure, so a registration
+            // the override makes for the same target before `super` is taken for this hop; it
+            // is recorded all the same, only that override does not see it.)
+            storage.pointee.registrationRoute = .recorded
+            record(handler, on: target)
+        case .none, .recorded, .awaitingSecondHop(enteredNonisolated: true, _):
+            // A new registration; the last case is one made (for another target) by an
+            // override of the @MainActor overload before it called `super`.
             let outer = storage.pointee.registrationRoute
-            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: true)
+            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier)
             // Sound: a sync function's isolation is not part of its representation, and a
             // nonisolated handler may run wherever a main-actor one may.
             let mainActorHandler = unsafeBitCast(handler, to: MainActorHandler<TargetType>.self)
@@ -56,15 +69,15 @@ extension UndoManager {
             return
         }
         switch storage.pointee.registrationRoute {
-        case .awaitingSecondHop(enteredNonisolated: true):
+        case .awaitingSecondHop(enteredNonisolated: true, _):
             storage.pointee.registrationRoute = .recorded
             record(nonisolatedHandler, on: target)
-        case .none, .recorded, .awaitingSecondHop(enteredNonisolated: false):
+        case .none, .recorded, .awaitingSecondHop(enteredNonisolated: false, _):
             // A new registration: the last case is one made by an override of the nonisolated
             // overload before it called `super`, since that overload's second hop goes the
             // other way.
             let outer = storage.pointee.registrationRoute
-            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: false)
+            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: false, target: ObjectIdentifier(target))
             let nonisolatedEntry: (TargetType, @escaping (TargetType) -> Void) -> Void = registerUndo(withTarget:handler:)
             nonisolatedEntry(target, nonisolatedHandler)
             storage.pointee.registrationRoute = outer

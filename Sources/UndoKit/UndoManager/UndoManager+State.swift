@@ -12,6 +12,29 @@ extension UndoManager {
         return (storage, stacks)
     }
 
+    /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,
+    /// made on first use and driven by the caller's event loop
+    /// (``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.AutomaticDriver)``). Made lazily so
+    /// that ``init(runLoop:)``, which starts from ``init()``, never makes one it would drop.
+    var ownedOrSharedRunLoop: SimulatedRunLoop {
+        if let runLoop = storage.pointee.runLoop {
+            return runLoop
+        }
+        let ownLoop = SimulatedRunLoop()
+        ownLoop.drive(with: .automatic)
+        storage.pointee.runLoop = ownLoop
+        return ownLoop
+    }
+
+    /// The ``runLoop`` setter.
+    func moveToRunLoop(_ newLoop: SimulatedRunLoop) {
+        precondition(
+            !storage.pointee.isScheduledOnRunLoop,
+            "UndoManager.runLoop set while an automatic group waits for the end of an event on the old loop [\(stateDescription)]"
+        )
+        storage.pointee.runLoop = newLoop
+    }
+
     var undoStack: UndoStack {
         unsafeAddress { UnsafePointer(stacks) }
         unsafeMutableAddress { stacks }

@@ -89,7 +89,24 @@ open class UndoManager: NSObject {
     /// manager.registerUndo(withTarget: document) { $0.revert() }
     /// manager.runLoop.tick()   // closes the automatic group: one undo step
     /// ```
-    public let runLoop: SimulatedRunLoop
+    ///
+    /// Set it to move the manager to another loop, typically in the initializer of a subclass
+    /// that shares a window's loop (``init()`` is the only designated initializer):
+    ///
+    /// ```swift
+    /// final class ViewUndoManager: UndoManager {
+    ///     init(window: Window) {
+    ///         super.init()
+    ///         runLoop = window.loop
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Precondition: When set, no automatic group is waiting for the end of an event.
+    public var runLoop: SimulatedRunLoop {
+        get { ownedOrSharedRunLoop }
+        set { moveToRunLoop(newValue) }
+    }
 
     // MARK: Creating a manager
 
@@ -109,23 +126,22 @@ open class UndoManager: NSObject {
     /// manager.levelsOfUndo    // 0: no limit
     /// ```
     ///
-    /// A subclass overrides it, or calls it from an initializer of its own:
+    /// It is the class's only designated initializer, as on Apple platforms, so a subclass
+    /// overrides it, calls it from an initializer of its own, or leaves Swift to call it:
     ///
     /// ```swift
     /// final class DocumentUndoManager: UndoManager {
     ///     let documentName: String
     ///     init(documentName: String) {
     ///         self.documentName = documentName
-    ///         super.init()
+    ///         // super.init() is implied: it is the only designated initializer
     ///     }
     /// }
     /// ```
     public override init() {
-        runLoop = SimulatedRunLoop()
         (storage, stacks) = Self.allocateState()
         super.init()
         storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
-        runLoop.drive(with: .automatic)
     }
 
     /// Creates a manager whose automatic groups close when `runLoop` ends a pass.
@@ -136,11 +152,15 @@ open class UndoManager: NSObject {
     /// let canvasManager = UndoManager(runLoop: loop)
     /// loop.tick()   // ends the event for both
     /// ```
-    public init(runLoop: SimulatedRunLoop) {
+    ///
+    /// A convenience initializer, so that ``init()`` stays the only designated one, as on
+    /// Apple platforms (Swift calls a superclass's `init()` implicitly only when it is, and
+    /// ported subclass initializers rely on that). Subclasses that override ``init()``, or
+    /// define no initializer, inherit it; an initializer of a subclass's own sets ``runLoop``
+    /// after `super.init()`.
+    public convenience init(runLoop: SimulatedRunLoop) {
+        self.init()
         self.runLoop = runLoop
-        (storage, stacks) = Self.allocateState()
-        super.init()
-        storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
     }
 
     deinit {

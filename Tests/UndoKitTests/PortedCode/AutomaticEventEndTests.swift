@@ -35,12 +35,6 @@ func afterPendingMainActorJobs() async {
 /// Foundation run-loop pass in which the automatic group opened (ported code calls no tick).
 @Suite("Ported code: automatic event ends of UndoManager()")
 struct AutomaticEventEndTests {
-    /// Why the main-actor cases fail on Linux: the driver schedules a main-actor tick only when
-    /// `Thread.isMainThread`, but a process whose main actor is driven by `dispatch_main()` (an
-    /// `async` main, this test runner) drains the main queue off the main thread.
-    private let mainActorJobsAreOffTheMainThread: Comment =
-        "the automatic driver checks Thread.isMainThread, which is false in main-actor jobs on Linux (SimulatedRunLoop+AutomaticDriver.swift scheduleTick())"
-
     @MainActor
     @Test func aMainActorJobsRegistrationsCloseAfterTheJobAtTheNextYield() async {
         let manager = UndoManager()
@@ -49,10 +43,8 @@ struct AutomaticEventEndTests {
         note.setText("b", using: manager)
         #expect(manager.groupingLevel == 1)
         await Task.yield()
-        withKnownIssue(mainActorJobsAreOffTheMainThread) {
-            #expect(manager.groupingLevel == 0)
-            #expect(manager.undoCount == 1)
-        }
+        #expect(manager.groupingLevel == 0)
+        #expect(manager.undoCount == 1)
     }
 
     @MainActor
@@ -63,13 +55,9 @@ struct AutomaticEventEndTests {
         await afterPendingMainActorJobs()
         await Task { @MainActor in note.setText("b", using: manager) }.value
         await afterPendingMainActorJobs()
-        withKnownIssue(mainActorJobsAreOffTheMainThread) {
-            #expect(manager.undoCount == 2)
-        }
+        #expect(manager.undoCount == 2)
         manager.undo()
-        withKnownIssue(mainActorJobsAreOffTheMainThread) {
-            #expect(note.text == "a")
-        }
+        #expect(note.text == "a")
     }
 
     @Test func aRegistrationOnTheGlobalExecutorStaysOpenUntilUndo() async {

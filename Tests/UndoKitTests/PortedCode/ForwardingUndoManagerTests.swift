@@ -12,7 +12,8 @@ private final class StackedUndoManager: UndoManager {
     init(main: UndoManager, fallback: UndoManager) {
         self.main = main
         self.fallback = fallback
-        super.init(runLoop: SimulatedRunLoop())
+        super.init()
+        runLoop = SimulatedRunLoop()
     }
 
     override func beginUndoGrouping() { main.beginUndoGrouping() }

@@ -22,17 +22,13 @@ private final class DocumentUndoManager: UndoManager {
 }
 
 /// The shape of managers whose initializer assigns its properties and stops (StackedUndoManager,
-/// a TCA editor's manager). Against Apple's `UndoManager`, whose only designated initializer is
-/// `init()`, Swift calls `super.init()` implicitly; UndoKit's class has a second designated
-/// initializer, `init(runLoop:)`, so Swift inserts no implicit call and the original form fails
-/// with "'super.init' isn't called on all paths before returning from initializer". The
-/// explicit call below is the smallest change that compiles.
+/// a TCA editor's manager). As with Apple's `UndoManager`, `init()` is the only designated
+/// initializer, so Swift calls `super.init()` implicitly and the original form compiles.
 private final class ForwardingEditorUndoManager: UndoManager {
     let send: (String) -> Void
 
     init(send: @escaping (String) -> Void) {
         self.send = send
-        super.init()
     }
 
     override func undo() {
@@ -62,7 +58,8 @@ private final class ViewUndoManager: UndoManager {
 
     init(viewName: String, runLoop: SimulatedRunLoop) {
         self.viewName = viewName
-        super.init(runLoop: runLoop)
+        super.init()
+        self.runLoop = runLoop
     }
 }
 

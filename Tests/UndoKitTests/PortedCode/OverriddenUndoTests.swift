@@ -62,8 +62,8 @@ private final class SuspendableUndoManager: UndoManager {
 /// The shape of a block editor's manager: grouping by event off, and `undo()` /
 /// `undoNestedGroup()` close a group left open by the editor before undoing.
 private final class BlockEditorUndoManager: UndoManager {
-    override init(runLoop: SimulatedRunLoop) {
-        super.init(runLoop: runLoop)
+    override init() {
+        super.init()
         groupsByEvent = false
     }
 

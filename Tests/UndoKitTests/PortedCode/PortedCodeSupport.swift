@@ -57,10 +57,6 @@ final class RecordingUndoManager: UndoManager {
         super.init()
     }
 
-    override init(runLoop: SimulatedRunLoop) {
-        super.init(runLoop: runLoop)
-    }
-
     /// The calls recorded since the last call, which it forgets.
     func takeCalls() -> [Call] {
         defer { calls.removeAll() }

@@ -7,8 +7,8 @@ import UndoKit
 private final class ObservingUndoManager: UndoManager {
     private(set) var log: [String] = []
 
-    override init(runLoop: SimulatedRunLoop) {
-        super.init(runLoop: runLoop)
+    override init() {
+        super.init()
         levelsOfUndo = 10   // observers run for a change made in the initializer, after super.init
     }
 

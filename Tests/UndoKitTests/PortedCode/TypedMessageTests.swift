@@ -17,13 +17,18 @@ private final class ThreeObservers {
         observation = manager.addEventObserver { [unowned self] event in
             events.append(Self.abbreviation(of: event))
         }
-        tokens.append(center.addObserver(forName: nil, object: manager, queue: nil) { [unowned self] note in
-            let discardable = note.userInfo?[NSUndoManagerGroupIsDiscardableKey] as? Bool ?? false
-            let abbreviation = Self.abbreviation(of: note.name, discardable: discardable)
-            MainActor.assumeIsolated {
-                notifications.append(abbreviation)
-            }
-        })
+        // One observer per name: on Linux, Foundation hands a posted message to observers
+        // added with `forName: nil` for the same object as if it were a `Notification`, and the
+        // cast stops the program (see `UndoManager.postsMessages`).
+        for name in Self.undoManagerNotificationNames {
+            tokens.append(center.addObserver(forName: name, object: manager, queue: nil) { [unowned self] note in
+                let discardable = note.userInfo?[NSUndoManagerGroupIsDiscardableKey] as? Bool ?? false
+                let abbreviation = Self.abbreviation(of: note.name, discardable: discardable)
+                MainActor.assumeIsolated {
+                    notifications.append(abbreviation)
+                }
+            })
+        }
         observeMessages(of: manager)
     }
 
@@ -50,6 +55,12 @@ private final class ThreeObservers {
         notifications.removeAll()
         messages.removeAll()
     }
+
+    nonisolated static let undoManagerNotificationNames: [Notification.Name] = [
+        .NSUndoManagerCheckpoint, .NSUndoManagerDidOpenUndoGroup, .NSUndoManagerWillCloseUndoGroup,
+        .NSUndoManagerDidCloseUndoGroup, .NSUndoManagerWillUndoChange, .NSUndoManagerDidUndoChange,
+        .NSUndoManagerWillRedoChange, .NSUndoManagerDidRedoChange,
+    ]
 
     nonisolated static func abbreviation(of event: UndoManager.Event) -> String {
         abbreviation(of: event.notificationName, discardable: event.userInfo != nil)
@@ -191,12 +202,6 @@ enum MessageRow: String, CaseIterable, Sendable, CustomTestStringConvertible {
 @MainActor
 @Suite("Ported code: typed messages next to notifications and events")
 struct TypedMessageTests {
-    /// Why the message expectations fail on Linux: the manager posts messages only when
-    /// `Thread.isMainThread`, which is false in main-actor code once a process's main actor is
-    /// driven by `dispatch_main()` (an `async` main, this test runner).
-    private let messagesNeedTheMainThread: Comment =
-        "messages are posted only when Thread.isMainThread, which is false in main-actor jobs on Linux (UndoManager+Messages.swift postMessage(for:to:))"
-
     private func makeManager(center: NotificationCenter) -> UndoManager {
         let manager = UndoManager(runLoop: SimulatedRunLoop())
         manager.notificationCenter = center
@@ -213,9 +218,7 @@ struct TypedMessageTests {
         operation()
         #expect(observers.events == row.expected)
         #expect(observers.notifications == row.expected)
-        withKnownIssue(messagesNeedTheMainThread) {
-            #expect(observers.messages == row.expected)
-        }
+        #expect(observers.messages == row.expected)
     }
 
     @Test func noMessageOrNotificationWithoutACenter() {
@@ -255,19 +258,17 @@ struct TypedMessageTests {
         manager.runLoop.tick()
         manager.undo()
         manager.undo()
-        // Three messages of our own behind them, so that the three reads below end even if
-        // the manager's messages never arrive (then they read these, and the test fails).
-        for _ in 0..<3 {
+        // Two messages of our own behind them, so that the two reads below end even if the
+        // manager's messages never arrive (then they read these, and the test fails).
+        for _ in 0..<2 {
             center.post(UndoManager.DidUndoChangeMessage(groupIsDiscardable: true), subject: manager)
         }
 
         var received: [Bool] = []
-        while received.count < 3, let message = await iterator.next() {
+        while received.count < 2, let message = await iterator.next() {
             received.append(message.groupIsDiscardable)
         }
-        withKnownIssue(messagesNeedTheMainThread) {
-            #expect(received == [false, true, false])
-        }
+        #expect(received == [false, true])   // "b" first, then the discardable "a"
     }
 
     @Test func messageValuesCarryTheirDiscardableFlagAndName() {
