@@ -38,8 +38,8 @@ import Foundation
 ///   load–modify–save, and the holder writes its process id and name into it.
 ///
 /// A commit appends one line and flushes it to the disk, so its cost does not depend on the
-/// length of the list. When the journal holds more records than
-/// `max(``Options/compactionMinimum``, items in the snapshot)`, the next commit compacts:
+/// length of the list. When the journal holds more records than the snapshot holds items, and
+/// more than ``Options/compactionMinimum``, the next commit compacts:
 /// it writes a new snapshot atomically (temporary file, `fsync`, rename) and then replaces the
 /// journal the same way. Every commit increments the list's **revision**, recorded in the
 /// snapshot and in every journal line, so a crash between the two steps of a compaction never
