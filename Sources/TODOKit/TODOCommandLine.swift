@@ -100,6 +100,8 @@ public enum TODOCommandLine {
             or put lines between begin and end.
             The list is saved after every change. Undo history lasts only as long as this
             process: "todo <command>" runs one command and exits, so it cannot be undone later.
+            If another todo changes the list, it is reloaded before your next line, and the
+            undo history is cleared.
 
             """
     }

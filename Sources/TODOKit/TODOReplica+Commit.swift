@@ -133,6 +133,8 @@ extension TODOReplica {
     /// if the journal can't be replaced, the old one stays, and loading skips its records
     /// because the snapshot's revision covers them.
     private func compact(at newRevision: UInt64) throws(TODOStoreError) {
+        // Compactions are rare and hold the lock: the time to tidy up after crashed ones.
+        store.removeLeftoverTemporaryFiles()
         let permissions = POSIX.permissions(ofFileAtPath: store.fileURL.path) ?? 0o644
         let snapshotBytes = TODOStore.encodeSnapshot(items: list.items, revision: newRevision)
         let snapshotFile: POSIX.OpenFile

@@ -55,6 +55,20 @@ extension TODOStore {
         }
     }
 
+    /// Removes the temporary files that saves killed halfway left beside the data file.
+    ///
+    /// Call it only with the lock held: every temporary file of the list (snapshot, journal,
+    /// companions) is written under the lock, so any that exists while this process holds it
+    /// belongs to a save that died.
+    func removeLeftoverTemporaryFiles() {
+        let directory = fileURL.deletingLastPathComponent().path
+        let prefix = "." + fileURL.lastPathComponent + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            POSIX.removeFile(atPath: directory + "/" + name)
+        }
+    }
+
     /// Writes `bytes` to a new temporary file in the same directory, flushes it to the disk,
     /// renames it over `path` and flushes the directory; returns the new file, still open.
     ///

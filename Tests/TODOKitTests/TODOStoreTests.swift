@@ -169,13 +169,16 @@ import Testing
         #expect(try directory.contents() == ["todo.json", "todo.json.journal", "todo.json.lock"], "the abandoned temporary file is removed")
     }
 
-    @Test func leftoverTemporaryFilesFromACrashDoNotDisturbLoadingOrSaving() throws {
+    @Test func leftoverTemporaryFilesFromACrashDoNotDisturbLoadingAndTheNextSaveRemovesThem() throws {
         let directory = try TemporaryDirectory()
         let store = TODOStore(fileURL: directory.file("todo.json"))
         try store.save(Self.sample)
         try Data("{\"formatVersion\": 1, \"ite".utf8).write(to: directory.file(".todo.json.crashed.tmp"))
+        try Data("2a".utf8).write(to: directory.file(".todo.json.journal.crashed.tmp"))
+        try Data("someone else's".utf8).write(to: directory.file(".other.json.crashed.tmp"))
         #expect(try store.load().list == Self.sample)
         try store.save(TODOList())
         #expect(try store.load().list == TODOList())
+        #expect(try directory.contents() == [".other.json.crashed.tmp", "todo.json", "todo.json.journal", "todo.json.lock"])
     }
 }
