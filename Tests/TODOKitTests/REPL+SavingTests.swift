@@ -10,6 +10,13 @@ import Testing
         return (REPL(session: EditingSession(), store: store, console: console.console), console)
     }
 
+    /// Two REPLs on one new file; the directory lives as long as the caller keeps it.
+    static func twoSessions() throws -> (TemporaryDirectory, TODOStore, mine: (REPL, ScriptedConsole), theirs: (REPL, ScriptedConsole)) {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        return (directory, store, make(store), make(store))
+    }
+
     static func run(_ line: String, _ repl: REPL, _ console: ScriptedConsole) -> (output: [String], errors: [String]) {
         console.clear()
         repl.handle(line: line)
@@ -20,10 +27,8 @@ import Testing
     static let historyCleared = "todo: undo history cleared because another process changed the list"
 
     @Test func anOutsideChangeIsReloadedAnnouncedAndClearsTheUndoHistory() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
-        let (mine, myConsole) = Self.make(store)
-        let (theirs, theirConsole) = Self.make(store)
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
 
         _ = Self.run("add Buy milk", mine, myConsole)
         #expect(Self.run("add Buy eggs", theirs, theirConsole) == (["2. [ ] Buy eggs"], []),
@@ -42,20 +47,17 @@ import Testing
     }
 
     @Test func noHistoryMeansNothingToClear() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
-        let (mine, myConsole) = Self.make(store)
-        let (theirs, theirConsole) = Self.make(store)
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
         _ = Self.run("list", mine, myConsole)
         _ = Self.run("add Buy milk", theirs, theirConsole)
         #expect(Self.run("list", mine, myConsole).errors == ["todo: the list changed on disk (another todo saved it); reloaded: 1 item"])
+        #expect(try store.load().revision == 1)
     }
 
     @Test func anOpenGroupStaysOpenAcrossAReloadAndHoldsOnlyLaterEdits() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
-        let (mine, myConsole) = Self.make(store)
-        let (theirs, theirConsole) = Self.make(store)
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
         _ = Self.run("begin Week", mine, myConsole)
         _ = Self.run("add Monday", mine, myConsole)
         _ = Self.run("add Tuesday", theirs, theirConsole)
