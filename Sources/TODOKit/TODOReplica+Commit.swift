@@ -145,7 +145,7 @@ extension TODOReplica {
         }
         guard let snapshotIdentity = try? snapshotFile.identity() else {
             // Saved, but this replica can't recognise its own file: read it again next time.
-            isLoaded = false
+            needsFullReload = true
             return
         }
         snapshot = OpenSnapshot(file: snapshotFile, identity: snapshotIdentity, formatVersion: TODOStore.formatVersion, itemCount: list.count)

@@ -33,7 +33,7 @@ extension TODOReplica {
             return .loaded
         }
         let previousRevision = revision
-        if try filesAreTheOnesRead() {
+        if !needsFullReload, try filesAreTheOnesRead() {
             return try readNewRecords() ? .changed(previousRevision: previousRevision) : .unchanged
         }
         let previousList = list
@@ -89,7 +89,7 @@ extension TODOReplica {
             return true
         } catch {
             // `list` may be half updated: read everything again next time.
-            isLoaded = false
+            needsFullReload = true
             throw error.storeError(path: path, supported: TODOStore.formatVersion)
         }
     }
@@ -135,6 +135,7 @@ extension TODOReplica {
             )
         }
         isLoaded = true
+        needsFullReload = false
     }
 
     /// The journal, for appending too if this process may write it.

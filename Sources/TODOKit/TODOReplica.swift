@@ -64,6 +64,11 @@ public final class TODOReplica {
     /// ```
     public internal(set) var isLoaded = false
 
+    /// Set when ``list`` may not match what was recorded about the files (a journal read that
+    /// failed halfway, a compaction whose file identity could not be taken): the next refresh
+    /// reads everything again.
+    var needsFullReload = false
+
     /// The snapshot as last read or written; `nil` if there is none.
     var snapshot: OpenSnapshot?
     /// The journal as last read or written; `nil` if there is none.

@@ -23,6 +23,30 @@ import Testing
         }
     }
 
+    /// A record that does not fit, appended by a buggy or foreign writer, is reported; once it
+    /// is gone, the replica reads everything again and reports the change as a change.
+    @Test func aJournalReadThatFailsHalfwayIsRetriedInFull() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let reader = TODOReplica(store: store), writer = TODOReplica(store: store)
+        try TODOStoreJournalTests.commit([.insert(TODOItem(title: "First"), at: 0)], to: writer)
+        try TODOStoreJournalTests.commit([.insert(TODOItem(title: "Second"), at: 1)], to: writer)
+        try reader.refresh()
+        let good = try Data(contentsOf: store.journalURL)
+        let misfit = TODOStore.journalRecordLine(.init(revision: 3, changes: [
+            .init(change: .insert(TODOItem(title: "Third"), at: 2), itemID: nil),
+            .init(change: .remove(at: 0), itemID: UUID()),
+        ]))
+        try TODOStoreJournalTests.appending(misfit, to: store.journalURL)
+        #expect(throws: TODOStoreError.corrupt(path: store.journalURL.path, reason: "line 3: change 2 of revision 3 does not fit the list")) {
+            try reader.refresh()
+        }
+        try good.write(to: store.journalURL)
+        try TODOStoreJournalTests.commit([.remove(at: 0)], to: TODOReplica(store: store))
+        #expect(try reader.refresh() == .changed(previousRevision: 2))
+        #expect(reader.list.items.map(\.title) == ["Second"])
+    }
+
     @Test func aStaleReplicaIsRefusedAndWritesNothing() throws {
         let directory = try TemporaryDirectory()
         let store = TODOStore(fileURL: directory.file("todo.json"))
