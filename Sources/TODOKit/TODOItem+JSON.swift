@@ -13,7 +13,7 @@ extension TODOItem {
             switch key {
             case "id":
                 let text = try reader.at(fieldPath()) { reader throws(JSONReader.Failure) in try reader.readString() }
-                guard let value = UUID(uuidString: text) else { throw .invalidValue(at: fieldPath()) }
+                guard let value = UUID(parsing: text) else { throw .invalidValue(at: fieldPath()) }
                 id = value
             case "title":
                 title = try reader.at(fieldPath()) { reader throws(JSONReader.Failure) in try reader.readString() }

@@ -227,7 +227,7 @@ extension TODOStore {
                 operation = try reader.at("\(path).op") { reader throws(JSONReader.Failure) in try reader.readString() }
             case "id":
                 let text = try reader.at("\(path).id") { reader throws(JSONReader.Failure) in try reader.readString() }
-                guard let value = UUID(uuidString: text) else { throw .invalidValue(at: "\(path).id") }
+                guard let value = UUID(parsing: text) else { throw .invalidValue(at: "\(path).id") }
                 id = value
             case "item":
                 item = try TODOItem.read(from: &reader, at: { "\(path).item" })
