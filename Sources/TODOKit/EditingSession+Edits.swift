@@ -137,6 +137,7 @@ extension EditingSession {
     func perform(_ change: TODOList.Change, named name: String) throws(EditingSessionError) {
         try prepareToRegister()
         let inverse = list.apply(change)
+        appliedChanges.append(change)
         changeCount += 1
         register(inverse)
         undoManager.setActionName(name)
@@ -161,6 +162,7 @@ extension EditingSession {
         // always exist; checking anyway means a bug elsewhere could never turn into a trap here.
         guard list.canApply(change) else { return }
         let inverse = list.apply(change)
+        appliedChanges.append(change)
         changeCount += 1
         register(inverse)
     }

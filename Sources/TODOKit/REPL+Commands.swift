@@ -46,7 +46,7 @@ extension REPL {
         case .history:
             printHistory()
         case .help:
-            console.write(TODOCommandLine.helpText)
+            pendingOutput.append((false, TODOCommandLine.helpText))
         case .quit:
             // `handle(line:)` stops at quit before executing it.
             break

@@ -1,15 +1,26 @@
 /// The `todo` read–eval–print loop: reads lines of commands, applies them to an
-/// ``EditingSession`` and saves the list after every change.
+/// ``EditingSession`` and commits every change to the data file.
 ///
 /// One line is one event: after running a line's commands the REPL calls
 /// ``EditingSession/endEvent()``, so the undo manager's `groupsByEvent` turns the line into one
-/// undo step, and the commands of a line separated by `;` are undone together. Before the next
-/// prompt, any change (including undo and redo) is saved through the ``TODOStore``; if that
-/// fails the REPL says so, keeps the list and its undo history, and tries again after the next
-/// line.
+/// undo step, and the commands of a line separated by `;` are undone together.
+///
+/// One line is also one commit, so several `todo` processes can share a file: a line that may
+/// change the list takes the store's lock, catches up with what other processes saved
+/// (``TODOReplica/refresh()``), runs, appends its changes to the journal and flushes them, and
+/// releases the lock; only then does it print what it did, so whatever the REPL reports is on
+/// disk. If another process changed the list since the previous line, the REPL reloads it
+/// first and says so in one line, and clears the undo history, whose steps were recorded
+/// against the old list. Lines that only read (`list`, `history`, …) catch up without the lock.
+///
+/// If a commit fails (the location is not writable, the disk is full) the REPL says so, keeps
+/// the list and its undo history in memory, and tries again after the next line. Those unsaved
+/// changes are dropped, with a message, if another process changes the list meanwhile: they
+/// were made to a list that no longer exists on disk. If the lock stays taken for the lock
+/// timeout, the line is not run.
 ///
 /// ```swift
-/// let repl = REPL(session: EditingSession(list: try store.load()), store: store, console: .standard)
+/// let repl = REPL(session: EditingSession(), store: store, console: .standard)
 /// exit(repl.run())
 /// ```
 public final class REPL {
@@ -21,17 +32,25 @@ public final class REPL {
     /// ```
     public let session: EditingSession
 
-    /// Where the list is saved; `nil` keeps it in memory only.
+    /// The replica of the data file that changes are committed to; `nil` keeps the list in
+    /// memory only.
     ///
     /// ```swift
-    /// let scratch = REPL(session: EditingSession(), store: nil, console: console)
+    /// repl.replica?.revision   // the revision on disk after the last line
     /// ```
-    public let store: TODOStore?
+    public let replica: TODOReplica?
 
     let console: Console
 
-    /// The session's ``EditingSession/changeCount`` when the list was last saved (or loaded).
-    var savedChangeCount: Int
+    /// Changes the session made that are not yet committed, because a commit failed.
+    var unsavedChanges: [TODOList.Change] = []
+
+    /// Whether to announce that another process changed the list. A one-shot command, which
+    /// never showed the list, has nothing to announce.
+    var reportsOutsideChanges = true
+
+    /// What the current line printed, held back until its changes are committed.
+    var pendingOutput: [(isError: Bool, text: String)] = []
 
     /// Whether any command failed or any save failed so far; ``run()`` exits with status 1 then.
     ///
@@ -39,24 +58,48 @@ public final class REPL {
     /// repl.handle(line: "frob")
     /// repl.hadErrors   // true
     /// ```
-    public private(set) var hadErrors = false
+    public internal(set) var hadErrors = false
 
-    /// Creates a REPL; nothing is read or written until ``run()`` or ``handle(line:)``.
+    /// Creates a REPL that commits to `replica`; nothing is read or written until ``run()`` or
+    /// ``handle(line:)``.
+    ///
+    /// If the replica has not been loaded yet, the first of those loads it and the session
+    /// starts from the file's list, without undo history.
     ///
     /// ```swift
-    /// let repl = REPL(session: EditingSession(), store: TODOStore(fileURL: url), console: .standard)
+    /// let replica = TODOReplica(store: store)
+    /// try replica.refresh()
+    /// let repl = REPL(session: EditingSession(list: replica.list), replica: replica, console: .standard)
     /// ```
     ///
     /// - Parameters:
-    ///   - session: The session to edit; its current list counts as saved.
-    ///   - store: Where to save after each change, or `nil` not to save.
+    ///   - session: The session to edit; its list must be the replica's if the replica is
+    ///     loaded.
+    ///   - replica: Where to commit after each change, or `nil` not to save.
     ///   - console: The input and output streams.
-    public init(session: EditingSession, store: TODOStore?, console: Console) {
+    public init(session: EditingSession, replica: TODOReplica?, console: Console) {
         self.session = session
-        self.store = store
+        self.replica = replica
         self.console = console
-        savedChangeCount = session.changeCount
     }
+
+    /// Creates a REPL that commits to a new replica of `store`, loaded by the first ``run()``
+    /// or ``handle(line:)``; the session then starts from the file's list.
+    ///
+    /// ```swift
+    /// let repl = REPL(session: EditingSession(), store: TODOStore(fileURL: url), console: .standard)
+    /// let scratch = REPL(session: EditingSession(), store: nil, console: console)   // memory only
+    /// ```
+    public convenience init(session: EditingSession, store: TODOStore?, console: Console) {
+        self.init(session: session, replica: store.map(TODOReplica.init(store:)), console: console)
+    }
+
+    /// The store changes are committed to, if any.
+    ///
+    /// ```swift
+    /// repl.store?.fileURL.path
+    /// ```
+    public var store: TODOStore? { replica?.store }
 
     /// Whether the list has changes that are not yet in the data file.
     ///
@@ -64,20 +107,22 @@ public final class REPL {
     /// if repl.hasUnsavedChanges { print("not saved") }
     /// ```
     public var hasUnsavedChanges: Bool {
-        store != nil && session.changeCount != savedChangeCount
+        replica != nil && !(unsavedChanges.isEmpty && session.appliedChanges.isEmpty)
     }
 
     /// Reads and runs lines until `quit` or the end of input, then returns the exit status:
     /// 0 if every command succeeded and everything was saved, 1 otherwise.
     ///
-    /// When the console is interactive it greets on standard output and prompts with the item
-    /// count; otherwise it names the data file on standard error and prints no prompt, so a
-    /// script's output holds only what its commands print.
+    /// Loads the data file first, if that has not happened yet, and returns 1 at once if it
+    /// can't be read. When the console is interactive it greets on standard output and prompts
+    /// with the item count; otherwise it names the data file on standard error and prints no
+    /// prompt, so a script's output holds only what its commands print.
     ///
     /// ```swift
     /// let status = repl.run()
     /// ```
     public func run() -> Int32 {
+        guard loadIfNeeded() else { return 1 }
         announce()
         while true {
             if console.isInteractive {
@@ -97,11 +142,11 @@ public final class REPL {
         return hadErrors ? 1 : 0
     }
 
-    /// Runs one line of input as one event, saves if the list changed, and returns `false`
-    /// if the line asked to quit.
+    /// Runs one line of input as one event and one commit, and returns `false` if the line
+    /// asked to quit.
     ///
     /// A line whose commands don't all parse runs nothing. A command that fails stops the line
-    /// there; the commands before it stay applied, as one undo step.
+    /// there; the commands before it stay applied, as one undo step, and are saved.
     ///
     /// ```swift
     /// repl.handle(line: "add Buy milk; add Buy eggs")
@@ -109,28 +154,46 @@ public final class REPL {
     /// ```
     @discardableResult
     public func handle(line: String) -> Bool {
-        var keepGoing = true
+        defer { flushOutput() }
+        var commands: [Command] = []
         do {
-            for command in try Command.parseLine(line) {
-                if command == .quit {
-                    keepGoing = false
-                    break
-                }
-                guard execute(command) else { break }
-            }
+            commands = try Command.parseLine(line)
         } catch {
             fail("\(error)")
         }
-        session.endEvent()
-        saveIfNeeded()
-        return keepGoing
+        var quits = false
+        if let quit = commands.firstIndex(of: .quit) {
+            commands.removeSubrange(quit...)
+            quits = true
+        }
+        let succeeded = runAndCommit(commands)
+        return !(quits && succeeded)
+    }
+
+    /// Loads the replica if it never was, and starts the session from its list; on failure
+    /// prints the problem and returns `false`.
+    func loadIfNeeded() -> Bool {
+        guard let replica, !replica.isLoaded else { return true }
+        do {
+            try replica.refresh()
+        } catch {
+            console.writeError("todo: \(error)\n")
+            hadErrors = true
+            return false
+        }
+        session.replaceList(replica.list)
+        return true
     }
 
     /// The prompt: the item count, and a reminder while a group is open.
     var prompt: String {
-        let count = session.list.count
-        let items = count == 1 ? "1 item" : "\(count) items"
+        let items = Self.counted(session.list.count)
         return session.isGroupOpen ? "todo (\(items), group open)> " : "todo (\(items))> "
+    }
+
+    /// "1 item", "2 items".
+    static func counted(_ count: Int) -> String {
+        count == 1 ? "1 item" : "\(count) items"
     }
 
     private func announce() {
@@ -146,23 +209,35 @@ public final class REPL {
         }
     }
 
-    func saveIfNeeded() {
-        guard hasUnsavedChanges, let store else { return }
-        let changeCount = session.changeCount
-        do {
-            try store.save(session.list)
-            savedChangeCount = changeCount
-        } catch {
-            fail("\(error) (the list and its undo history are kept; saving again after the next line)")
-        }
-    }
-
+    /// Prints a command's result (after the line's commit).
     func say(_ text: String) {
-        console.write(text + "\n")
+        pendingOutput.append((false, text + "\n"))
     }
 
+    /// Prints an error about the line's commands.
     func fail(_ message: String) {
         hadErrors = true
-        console.writeError("error: \(message)\n")
+        pendingOutput.append((true, "error: \(message)\n"))
+    }
+
+    /// Prints a message about the data file, as `todo: …` on standard error.
+    func notice(_ message: String, isError: Bool = false) {
+        if isError { hadErrors = true }
+        pendingOutput.append((true, "todo: \(message)\n"))
+    }
+
+    /// Writes what the line printed, one write per run of the same stream.
+    private func flushOutput() {
+        var index = pendingOutput.startIndex
+        while index < pendingOutput.endIndex {
+            let isError = pendingOutput[index].isError
+            var text = ""
+            while index < pendingOutput.endIndex, pendingOutput[index].isError == isError {
+                text += pendingOutput[index].text
+                index += 1
+            }
+            isError ? console.writeError(text) : console.write(text)
+        }
+        pendingOutput.removeAll()
     }
 }

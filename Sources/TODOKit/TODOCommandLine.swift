@@ -20,8 +20,9 @@ import Foundation
 /// ```
 public enum TODOCommandLine {
     /// Runs `todo` with `arguments` (without the program name) and returns its exit status:
-    /// 0 on success; 1 if a command failed, the data file could not be read, or a change could
-    /// not be saved; 2 for invalid options.
+    /// 0 on success; 1 if a command failed, the data file could not be read or stayed locked by
+    /// another process, or a change could not be saved; 2 for invalid options or settings
+    /// (`TODO_LOCK_TIMEOUT`, `TODO_COMPACTION_MINIMUM`).
     ///
     /// ```swift
     /// exit(TODOCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),
@@ -41,25 +42,27 @@ public enum TODOCommandLine {
             return 0
         }
 
+        let options: TODOStore.Options
+        do {
+            options = try TODOStore.Options(environment: environment)
+        } catch {
+            console.writeError("todo: \(error)\n")
+            return 2
+        }
         let fileURL = invocation.file.map { URL(fileURLWithPath: $0) }
             ?? TODOStore.defaultFileURL(environment: environment)
-        let store = TODOStore(fileURL: fileURL)
-        let list: TODOList
-        do {
-            list = try store.load()
-        } catch {
-            // Nothing has been written: the unreadable file stays exactly as it is.
-            console.writeError("todo: \(error)\n")
-            return 1
-        }
+        let store = TODOStore(fileURL: fileURL, options: options)
 
-        let session = EditingSession(list: list)
         guard !invocation.command.isEmpty else {
-            return REPL(session: session, store: store, console: console).run()
+            return REPL(session: EditingSession(), store: store, console: console).run()
         }
         var oneShot = console
         oneShot.isInteractive = false
-        let repl = REPL(session: session, store: store, console: oneShot)
+        let repl = REPL(session: EditingSession(), store: store, console: oneShot)
+        // Loading before the line (without the lock) reports an unreadable file before
+        // anything, even the lock file, is created; the line then catches up under the lock.
+        guard repl.loadIfNeeded() else { return 1 }
+        repl.reportsOutsideChanges = false
         repl.handle(line: invocation.command.joined(separator: " "))
         return repl.hadErrors ? 1 : 0
     }
@@ -74,7 +77,8 @@ public enum TODOCommandLine {
         usage: todo [--file PATH]                     read commands from standard input
                todo [--file PATH] <command> [args…]   run one command and exit
         The data file is --file, else $TODO_FILE, else $XDG_DATA_HOME/undokit-todo/todo.json,
-        else ~/.local/share/undokit-todo/todo.json.
+        else ~/.local/share/undokit-todo/todo.json. Other todo processes may use it at the
+        same time; $TODO_LOCK_TIMEOUT is how many seconds to wait for them (default 5).
 
         """
     }
@@ -96,6 +100,8 @@ public enum TODOCommandLine {
             or put lines between begin and end.
             The list is saved after every change. Undo history lasts only as long as this
             process: "todo <command>" runs one command and exits, so it cannot be undone later.
+            If another todo changes the list, it is reloaded before your next line, and the
+            undo history is cleared.
 
             """
     }

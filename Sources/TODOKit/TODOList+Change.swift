@@ -3,16 +3,48 @@ extension TODOList {
     ///
     /// Every edit of the editing session is one of these; the inverse is what gets registered with
     /// the undo manager, and applying the inverse yields the original change again, which is how
-    /// redo re-registers undo without any extra bookkeeping.
-    enum Change: Hashable, Sendable {
+    /// redo re-registers undo without any extra bookkeeping. The same values are what
+    /// ``TODOReplica/commit(_:holding:)`` writes to the journal, one record per commit.
+    ///
+    /// ```swift
+    /// var list: TODOList = [TODOItem(title: "Buy milk")]
+    /// let undo = list.apply(.insert(TODOItem(title: "Buy eggs"), at: 1))   // .remove(at: 1)
+    /// list.apply(undo)                                                      // back to one item
+    /// ```
+    public enum Change: Hashable, Sendable {
+        /// Inserts an item so that it ends up at the position; `list.count` appends.
+        ///
+        /// ```swift
+        /// list.apply(.insert(TODOItem(title: "Buy milk"), at: list.count))
+        /// ```
         case insert(TODOItem, at: Int)
+        /// Removes the item at the position.
+        ///
+        /// ```swift
+        /// list.apply(.remove(at: 0))
+        /// ```
         case remove(at: Int)
+        /// Replaces the item at the position with a new value of the same item (same `id`).
+        ///
+        /// ```swift
+        /// var done = list.items[0]; done.isDone = true
+        /// list.apply(.replace(at: 0, with: done))
+        /// ```
         case replace(at: Int, with: TODOItem)
+        /// Moves the item at `from` so that it ends up at `to`.
+        ///
+        /// ```swift
+        /// list.apply(.move(from: 2, to: 0))
+        /// ```
         case move(from: Int, to: Int)
     }
 
     /// Whether `change` refers only to positions that exist, so ``apply(_:)`` cannot trap.
-    func canApply(_ change: Change) -> Bool {
+    ///
+    /// ```swift
+    /// TODOList().canApply(.remove(at: 0))   // false
+    /// ```
+    public func canApply(_ change: Change) -> Bool {
         switch change {
         case .insert(_, let position):
             (0...count).contains(position)
@@ -25,9 +57,13 @@ extension TODOList {
 
     /// Applies `change` and returns the change that undoes it.
     ///
+    /// ```swift
+    /// let inverse = list.apply(.remove(at: 0))   // .insert(<the removed item>, at: 0)
+    /// ```
+    ///
     /// - Precondition: `canApply(change)`.
     @discardableResult
-    mutating func apply(_ change: Change) -> Change {
+    public mutating func apply(_ change: Change) -> Change {
         switch change {
         case .insert(let item, let position):
             items.insert(item, at: position)

@@ -1,61 +1,99 @@
 import Foundation
 
 extension TODOStore {
-    /// Writes `list` to the data file atomically, creating its directory if needed.
+    /// Replaces the whole list with `list` as one commit and returns the new revision.
     ///
-    /// The list is written to a new temporary file in the same directory, flushed to the disk,
-    /// and renamed over the data file. A rename within one directory is atomic, so a crash or
-    /// `kill -9` at any moment leaves either the old file or the new one, never a torn mix. A
-    /// failed save leaves the old file as it was.
+    /// Takes the lock, catches up with the files, and writes a new snapshot and an empty
+    /// journal atomically (see ``TODOStore``); creates the directory if needed. A failed save
+    /// leaves the files as they were. To save one change at a time, cheaply, use a
+    /// ``TODOReplica``.
     ///
     /// ```swift
     /// do {
-    ///     try store.save(session.list)
+    ///     try store.save(list)
     /// } catch {
     ///     print("todo: \(error)")   // "cannot save /read-only/todo.json: Permission denied"
     /// }
     /// ```
     ///
-    /// - Throws: ``TODOStoreError/unwritable(path:reason:)``.
-    public func save(_ list: TODOList) throws(TODOStoreError) {
-        let path = fileURL.path
-        let bytes = Self.encode(list)
-        let directory = fileURL.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .unwritable(path: path, reason: "cannot create directory \(directory.path)")
-        }
-
-        // A leading dot keeps the file out of casual listings; the random part lets several
-        // processes save at once without clobbering each other's temporary files.
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
-        let permissions = POSIX.permissions(ofFileAtPath: path) ?? 0o644
-        do {
-            try POSIX.writeNewFile(atPath: temporary.path, bytes: bytes, permissions: permissions)
-        } catch {
-            POSIX.removeFile(atPath: temporary.path)
-            throw .unwritable(path: path, reason: error.reason)
-        }
-        do {
-            try faultInjector(.wroteTemporaryFile(temporary))
-            try POSIX.renameFile(atPath: temporary.path, to: path)
-        } catch {
-            POSIX.removeFile(atPath: temporary.path)
-            throw .unwritable(path: path, reason: (error as? POSIX.Failure)?.reason ?? "\(error)")
-        }
-        POSIX.synchronizeDirectory(atPath: directory.path)
+    /// - Throws: ``TODOStoreError/unwritable(path:reason:)``, ``TODOStoreError/locked(path:pid:program:)``,
+    ///   or the errors of ``load()`` if the current files can't be read (they are not
+    ///   overwritten then).
+    @discardableResult
+    public func save(_ list: TODOList) throws(TODOStoreError) -> UInt64 {
+        let lock = try lock()
+        let replica = TODOReplica(store: self)
+        try replica.refresh()
+        return try replica.commitReplacingList(with: list, holding: lock)
     }
 
-    static func encode(_ list: TODOList) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let contents = Contents(formatVersion: formatVersion, items: list.items)
-        // Strings, Bools, UUIDs and enum raw values always encode; a failure here would be a
-        // programming error in `Contents`, not a condition a user can cause.
-        guard let data = try? encoder.encode(contents) else {
-            preconditionFailure("TODOStore: the file contents could not be encoded")
+    /// Atomically replaces the companion file `<fileURL>.<suffix>` with `bytes`, under the
+    /// lock the caller holds.
+    ///
+    /// For data that belongs to one revision of the list, such as an undo history: write it
+    /// after ``TODOReplica/commit(_:holding:)`` and before releasing the lock, with the
+    /// revision inside, and it always names the list it belongs to. The file is written under
+    /// a temporary name, flushed, and renamed into place, so a crash leaves the old file or the
+    /// new one.
+    ///
+    /// ```swift
+    /// let lock = try store.lock()
+    /// try replica.refresh()
+    /// let revision = try replica.commit(changes, holding: lock)
+    /// try store.writeCompanion(encodeHistory(tagged: revision), suffix: "history", holding: lock)
+    /// ```
+    ///
+    /// - Throws: ``TODOStoreError/unwritable(path:reason:)``, naming the companion file.
+    public func writeCompanion(_ bytes: [UInt8], suffix: String, holding lock: borrowing Lock) throws(TODOStoreError) {
+        precondition(lock.path == lockURL.path, "TODOStore.writeCompanion needs the lock of this store")
+        let path = companionURL(suffix: suffix).path
+        let permissions = POSIX.permissions(ofFileAtPath: fileURL.path) ?? 0o644
+        do {
+            _ = try replaceFile(atPath: path, with: bytes, permissions: permissions)
+        } catch {
+            throw .unwritable(path: path, reason: error.reason)
         }
-        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    /// Removes the temporary files that saves killed halfway left beside the data file.
+    ///
+    /// Call it only with the lock held: every temporary file of the list (snapshot, journal,
+    /// companions) is written under the lock, so any that exists while this process holds it
+    /// belongs to a save that died.
+    func removeLeftoverTemporaryFiles() {
+        let directory = fileURL.deletingLastPathComponent().path
+        let prefix = "." + fileURL.lastPathComponent + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            POSIX.removeFile(atPath: directory + "/" + name)
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file in the same directory, flushes it to the disk,
+    /// renames it over `path` and flushes the directory; returns the new file, still open.
+    ///
+    /// A rename within one directory is atomic, so a crash or `kill -9` at any moment leaves
+    /// either the old file or the new one, never a torn mix. On failure the temporary file is
+    /// removed and `path` is untouched.
+    func replaceFile(atPath path: String, with bytes: [UInt8], permissions: mode_t) throws(POSIX.Failure) -> POSIX.OpenFile {
+        let target = URL(fileURLWithPath: path)
+        let directory = target.deletingLastPathComponent().path
+        // A leading dot keeps the file out of casual listings; the random part keeps leftovers
+        // of crashed saves from ever colliding with a new one.
+        let temporary = directory + "/.\(target.lastPathComponent).\(UUID().uuidString).tmp"
+        do throws(POSIX.Failure) {
+            let file = try POSIX.createFile(atPath: temporary, bytes: bytes, permissions: permissions)
+            do {
+                try faultInjector(.wroteTemporaryFile(URL(fileURLWithPath: temporary)))
+            } catch {
+                throw POSIX.Failure(reason: "\(error)")
+            }
+            try POSIX.renameFile(atPath: temporary, to: path)
+            POSIX.synchronizeDirectory(atPath: directory)
+            return file
+        } catch {
+            POSIX.removeFile(atPath: temporary)
+            throw error
+        }
     }
 }

@@ -28,7 +28,7 @@ import Testing
         result = Self.run(["--file", file, "undo"])
         #expect(result.status == 0)
         #expect(result.console.outputLines == ["Nothing to undo"])
-        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().count == 2)
+        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.count == 2)
     }
 
     @Test func aFailingOneShotCommandExitsNonZeroAndChangesNothing() throws {
@@ -64,23 +64,23 @@ import Testing
         let xdg = directory.url.appendingPathComponent("xdg")
 
         #expect(Self.run(["add", "a"], environment: ["TODO_FILE": fromVariable.path, "XDG_DATA_HOME": xdg.path]).status == 0)
-        #expect(try TODOStore(fileURL: fromVariable).load().count == 1)
+        #expect(try TODOStore(fileURL: fromVariable).load().list.count == 1)
 
         #expect(Self.run(["add", "b"], environment: ["XDG_DATA_HOME": xdg.path]).status == 0)
-        #expect(try TODOStore(fileURL: xdg.appendingPathComponent("undokit-todo/todo.json")).load().count == 1)
+        #expect(try TODOStore(fileURL: xdg.appendingPathComponent("undokit-todo/todo.json")).load().list.count == 1)
 
         #expect(Self.run(["add", "c"], environment: ["HOME": directory.url.path]).status == 0)
-        #expect(try TODOStore(fileURL: directory.url.appendingPathComponent(".local/share/undokit-todo/todo.json")).load().count == 1)
+        #expect(try TODOStore(fileURL: directory.url.appendingPathComponent(".local/share/undokit-todo/todo.json")).load().list.count == 1)
 
         let flag = directory.file("flag.json")
         #expect(Self.run(["--file", flag.path, "add", "d"], environment: ["TODO_FILE": fromVariable.path]).status == 0)
-        #expect(try TODOStore(fileURL: flag).load().count == 1)
-        #expect(try TODOStore(fileURL: fromVariable).load().count == 1)
+        #expect(try TODOStore(fileURL: flag).load().list.count == 1)
+        #expect(try TODOStore(fileURL: fromVariable).load().list.count == 1)
     }
 
     @Test(arguments: [
         ("not json", "is not a valid TODO file: not valid JSON"),
-        ("{\"formatVersion\": 2, \"items\": []}", "has format version 2; this todo reads only version 1"),
+        ("{\"formatVersion\": 3, \"items\": []}", "has format version 3; this todo reads versions 1 to 2"),
     ])
     func anUnreadableFileStopsTheProgramAndStaysUntouched(contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()

@@ -89,10 +89,10 @@ import Darwin
             """)
         #expect(run.status == 1, "a failed command makes the exit status 1")
 
-        let saved = try TODOStore(fileURL: file).load()
+        let saved = try TODOStore(fileURL: file).load().list
         #expect(saved.lines == ["1. [x] Buy eggs", "2. [ ] Bread"])
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text.hasPrefix("{\n  \"formatVersion\" : 1,\n  \"items\" : [\n"))
+        #expect(text.hasPrefix("{\n  \"formatVersion\" : 2,\n  \"items\" : [\n"))
     }
 
     @Test func theOneShotFormUsesTODO_FILE() throws {
@@ -148,7 +148,7 @@ import Darwin
 
             // Whatever moment the kill hit, the file is a complete list: missing, or valid
             // with some prefix of the script's items.
-            let list = try TODOStore(fileURL: file).load()
+            let list = try TODOStore(fileURL: file).load().list
             #expect(list.items.map(\.title) == (0..<list.count).map { "Item \($0 + 1) \(title)" })
         }
     }

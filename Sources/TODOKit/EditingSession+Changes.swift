@@ -1,0 +1,52 @@
+import UndoKit
+
+extension EditingSession {
+    /// Returns the changes applied to ``list`` since the last call, in order, and forgets them.
+    ///
+    /// Edits, undo and redo all apply primitive ``TODOList/Change`` values; applying the
+    /// returned ones, in order, to the list as it was at the previous call gives ``list``. They
+    /// are what a ``TODOReplica`` commits to the journal.
+    ///
+    /// ```swift
+    /// try session.add("Buy milk")
+    /// session.endEvent()
+    /// try replica.commit(session.takeChanges(), holding: lock)
+    /// ```
+    public func takeChanges() -> [TODOList.Change] {
+        defer { appliedChanges.removeAll() }
+        return appliedChanges
+    }
+
+    /// Replaces the list with `list`, from outside the undo history: used when another process
+    /// changed the list on disk. Returns whether there was undo or redo history, which is
+    /// dropped.
+    ///
+    /// The undo history is a chain of inverse changes by position, each valid only for the
+    /// list it was recorded on; after someone else's change it would undo the wrong items. So
+    /// it is cleared, and the next edit starts a new one. Groups begun with
+    /// ``beginGroup(named:)`` stay open: the user's next `end` still matches their `begin`, and
+    /// the group's step holds the edits made after the reload. Changes not yet taken with
+    /// ``takeChanges()`` are dropped too, since they were made to the old list.
+    ///
+    /// ```swift
+    /// if case .changed = try replica.refresh(), session.replaceList(replica.list) {
+    ///     print("undo history cleared because another process changed the list")
+    /// }
+    /// ```
+    @discardableResult
+    public func replaceList(_ list: TODOList) -> Bool {
+        let hadHistory = undoManager.canUndo || undoManager.canRedo || !undoNames.isEmpty || !redoNames.isEmpty
+        // Empties both stacks and closes every open group on the manager (spec R31).
+        undoManager.removeAllActions()
+        undoNames.removeAll()
+        redoNames.removeAll()
+        for index in openGroups.indices {
+            openGroups[index].isOpenOnManager = false
+        }
+        endedGroupCount = 0
+        appliedChanges.removeAll()
+        self.list = list
+        changeCount += 1
+        return hadHistory
+    }
+}

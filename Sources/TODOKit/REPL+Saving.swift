@@ -1,0 +1,109 @@
+extension REPL {
+    /// Runs `commands` as one event and commits what they changed: the line's transaction.
+    /// Returns whether every command succeeded.
+    func runAndCommit(_ commands: [Command]) -> Bool {
+        guard let replica else {
+            defer { _ = session.takeChanges() }
+            return runEvent(commands)
+        }
+        guard hasUnsavedChanges || commands.contains(where: mayChangeList) else {
+            // Reading needs no lock (see `TODOReplica.refresh()`), and takes none, so that
+            // `list` on a file this process may not write still works and writes nothing.
+            guard catchUp(replica) else { return false }
+            return runEvent(commands)
+        }
+
+        let lock: TODOStore.Lock
+        do {
+            lock = try replica.store.lock()
+        } catch {
+            if case .locked = error {
+                // Without the lock there is no knowing what the list is: run nothing.
+                notice("\(error)", isError: true)
+                return false
+            }
+            // The lock file can't be created, so the location is not writable and nobody can
+            // commit there. Run the line on the list in memory and report the save failure.
+            guard catchUp(replica) else { return false }
+            let succeeded = runEvent(commands)
+            unsavedChanges += session.takeChanges()
+            if !unsavedChanges.isEmpty {
+                reportSaveFailure(error)
+            }
+            return succeeded
+        }
+        guard catchUp(replica) else { return false }
+        let succeeded = runEvent(commands)
+        unsavedChanges += session.takeChanges()
+        if !unsavedChanges.isEmpty {
+            do {
+                try replica.commit(unsavedChanges, holding: lock)
+                unsavedChanges.removeAll()
+            } catch {
+                reportSaveFailure(error)
+            }
+        }
+        return succeeded
+    }
+
+    /// Whether `command` may change the list, so its line must take the lock. Undo and redo
+    /// with nothing to do read only.
+    func mayChangeList(_ command: Command) -> Bool {
+        switch command {
+        case .list, .history, .help, .begin, .end, .quit: false
+        case .undo: session.canUndo
+        case .redo: session.canRedo
+        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move: true
+        }
+    }
+
+    /// Runs the commands until one fails, then ends the event.
+    private func runEvent(_ commands: [Command]) -> Bool {
+        var succeeded = true
+        for command in commands {
+            guard execute(command) else {
+                succeeded = false
+                break
+            }
+        }
+        session.endEvent()
+        return succeeded
+    }
+
+    /// Brings the session up to date with the file; on a change made by another process,
+    /// reloads it and says so. Returns `false`, having said why, if the file can't be read.
+    private func catchUp(_ replica: TODOReplica) -> Bool {
+        let refresh: TODOReplica.Refresh
+        do {
+            refresh = try replica.refresh()
+        } catch {
+            notice("\(error)", isError: true)
+            return false
+        }
+        switch refresh {
+        case .unchanged:
+            break
+        case .loaded:
+            unsavedChanges.removeAll()
+            session.replaceList(replica.list)
+        case .changed:
+            let dropped = unsavedChanges.count
+            unsavedChanges.removeAll()
+            let clearedHistory = session.replaceList(replica.list)
+            if reportsOutsideChanges {
+                notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(replica.list.count))")
+            }
+            if clearedHistory {
+                notice("undo history cleared because another process changed the list")
+            }
+            if dropped > 0 {
+                notice("\(dropped == 1 ? "1 unsaved change was" : "\(dropped) unsaved changes were") discarded because another process changed the list", isError: true)
+            }
+        }
+        return true
+    }
+
+    private func reportSaveFailure(_ error: TODOStoreError) {
+        fail("\(error) (the list and its undo history are kept; saving again after the next line)")
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import TODOKit
+
+/// Two REPLs on one file in one process stand for two `todo` sessions: what one saves, the
+/// other reloads before its next line.
+@Suite struct REPLSavingTests {
+    static func make(_ store: TODOStore) -> (REPL, ScriptedConsole) {
+        let console = ScriptedConsole()
+        return (REPL(session: EditingSession(), store: store, console: console.console), console)
+    }
+
+    /// Two REPLs on one new file; the directory lives as long as the caller keeps it.
+    static func twoSessions() throws -> (TemporaryDirectory, TODOStore, mine: (REPL, ScriptedConsole), theirs: (REPL, ScriptedConsole)) {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        return (directory, store, make(store), make(store))
+    }
+
+    static func run(_ line: String, _ repl: REPL, _ console: ScriptedConsole) -> (output: [String], errors: [String]) {
+        console.clear()
+        repl.handle(line: line)
+        return (console.outputLines, console.errorLines)
+    }
+
+    static let reloadedTwo = "todo: the list changed on disk (another todo saved it); reloaded: 2 items"
+    static let historyCleared = "todo: undo history cleared because another process changed the list"
+
+    @Test func anOutsideChangeIsReloadedAnnouncedAndClearsTheUndoHistory() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+
+        _ = Self.run("add Buy milk", mine, myConsole)
+        #expect(Self.run("add Buy eggs", theirs, theirConsole) == (["2. [ ] Buy eggs"], []),
+                "a REPL's first line loads silently")
+        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy milk", "2. [ ] Buy eggs"], [Self.reloadedTwo, Self.historyCleared]))
+        #expect(!mine.session.canUndo)
+        #expect(Self.run("undo", mine, myConsole) == (["Nothing to undo"], []))
+        #expect(Self.run("add Bread; undo", mine, myConsole).output == ["3. [ ] Bread", "Undo Add \"Bread\""])
+        #expect(Self.run("redo", mine, myConsole).output == ["Redo Add \"Bread\""])
+        #expect(Self.run("list", theirs, theirConsole).errors == [
+            "todo: the list changed on disk (another todo saved it); reloaded: 3 items",
+            Self.historyCleared,
+        ])
+        #expect(!mine.hadErrors, "reloading is not an error")
+        #expect(try store.load().list.items.map(\.title) == ["Buy milk", "Buy eggs", "Bread"])
+    }
+
+    @Test func noHistoryMeansNothingToClear() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+        _ = Self.run("list", mine, myConsole)
+        _ = Self.run("add Buy milk", theirs, theirConsole)
+        #expect(Self.run("list", mine, myConsole).errors == ["todo: the list changed on disk (another todo saved it); reloaded: 1 item"])
+        #expect(try store.load().revision == 1)
+    }
+
+    @Test func anOpenGroupStaysOpenAcrossAReloadAndHoldsOnlyLaterEdits() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+        _ = Self.run("begin Week", mine, myConsole)
+        _ = Self.run("add Monday", mine, myConsole)
+        _ = Self.run("add Tuesday", theirs, theirConsole)
+        #expect(Self.run("add Wednesday", mine, myConsole) == (["3. [ ] Wednesday"], [Self.reloadedTwo, Self.historyCleared]))
+        #expect(mine.session.isGroupOpen)
+        #expect(Self.run("add Thursday", mine, myConsole).output == ["4. [ ] Thursday"])
+        #expect(Self.run("end", mine, myConsole).output == ["Group ended"])
+        #expect(Self.run("undo", mine, myConsole).output == ["Undo Week"])
+        #expect(mine.session.list.items.map(\.title) == ["Monday", "Tuesday"])
+        #expect(try store.load().list.items.map(\.title) == ["Monday", "Tuesday"])
+    }
+
+    @Test func unsavedChangesAreDroppedWhenAnotherProcessSavesFirst() throws {
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+        let directory = try TemporaryDirectory()
+        let url = directory.file("todo.json")
+        let failing = TODOStore(fileURL: url) { step in
+            if case .wroteTemporaryFile = step { throw DiskFull() }
+        }
+        let (mine, myConsole) = Self.make(failing)
+        let (theirs, theirConsole) = Self.make(TODOStore(fileURL: url))
+
+        let failed = Self.run("add Buy milk", mine, myConsole)
+        #expect(failed.output == ["1. [ ] Buy milk"])
+        #expect(failed.errors == ["error: cannot save \(url.path): No space left on device (the list and its undo history are kept; saving again after the next line)"])
+        #expect(mine.hasUnsavedChanges)
+
+        _ = Self.run("add Buy eggs", theirs, theirConsole)
+        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy eggs"], [
+            "todo: the list changed on disk (another todo saved it); reloaded: 1 item",
+            Self.historyCleared,
+            "todo: 1 unsaved change was discarded because another process changed the list",
+        ]))
+        #expect(!mine.hasUnsavedChanges)
+        #expect(mine.hadErrors)
+        #expect(try TODOStore(fileURL: url).load().list.items.map(\.title) == ["Buy eggs"])
+    }
+
+    @Test func aLockedFileSkipsTheLineButReadingNeedsNoLock() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"), options: .init(lockTimeout: .zero))
+        let (repl, console) = Self.make(store)
+        _ = Self.run("add Buy milk", repl, console)
+        let holder = try store.lock()
+
+        let locked = Self.run("add Buy eggs; list", repl, console)
+        #expect(locked.output == [])
+        #expect(locked.errors == ["todo: \(store.fileURL.path) is locked by \(ProcessInfo.processInfo.processName), pid \(getpid()); try again"])
+        #expect(repl.hadErrors)
+        #expect(Self.run("list", repl, console) == (["1. [ ] Buy milk"], []))
+        #expect(Self.run("undo", repl, console).errors.count == 1, "undo changes the list, so it needs the lock")
+
+        holder.release()
+        #expect(Self.run("undo", repl, console) == (["Undo Add \"Buy milk\""], []))
+        #expect(try store.load().list == [])
+    }
+
+    @Test func outputIsPrintedOnlyOnceTheLineIsSaved() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        var savedWhenPrinted: [Int] = []
+        let console = Console(isInteractive: false, readLine: { nil }, write: { _ in
+            savedWhenPrinted.append((try? store.load().list.count) ?? -1)
+        }, writeError: { _ in })
+        let repl = REPL(session: EditingSession(), store: store, console: console)
+        repl.handle(line: "add Buy milk; add Buy eggs")
+        repl.handle(line: "rm 1")
+        #expect(savedWhenPrinted == [2, 1], "one write per line, after the commit")
+    }
+}
+
+@Suite struct EditingSessionChangesTests {
+    /// Random edits, undo, redo and groups: after every event, the changes taken from the
+    /// session turn the previous list into the current one.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func takenChangesReplayTheSessionsList(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let session = EditingSession(list: [TODOItem(title: "Start")])
+        var mirror = session.list
+        var groups = 0
+        for _ in 0..<400 {
+            let count = session.list.count
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: try session.add("Item \(random.next() % 100)")
+            case 1 where count > 0: try session.remove(at: Int.random(in: 0..<count, using: &random))
+            case 2 where count > 0: try session.setDone(Bool.random(using: &random), at: Int.random(in: 0..<count, using: &random))
+            case 3 where count > 0: try session.move(from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
+            case 4 where groups == 0: try session.undo()
+            case 5 where groups == 0: try session.redo()
+            case 6: session.beginGroup(); groups += 1
+            case 7 where groups > 0: try session.endGroup(); groups -= 1
+            default: break
+            }
+            session.endEvent()
+            for change in session.takeChanges() {
+                #expect(mirror.canApply(change))
+                mirror.apply(change)
+            }
+            #expect(mirror == session.list)
+        }
+    }
+
+    @Test func replacingTheListDropsTheHistoryAndKeepsGroupsOpen() throws {
+        let session = EditingSession()
+        try session.add("Buy milk")
+        session.endEvent()
+        session.beginGroup(named: "Plan")
+        try session.add("Buy eggs")
+        session.endEvent()
+
+        #expect(session.replaceList([TODOItem(title: "From disk")]))
+        #expect(session.takeChanges() == [])
+        #expect(!session.canUndo && !session.canRedo)
+        #expect(session.history == EditingSession.History(undo: [], redo: []))
+        #expect(session.isGroupOpen)
+        try session.add("Bread")
+        session.endEvent()
+        try session.endGroup()
+        session.endEvent()
+        #expect(try session.undo() == "Undo Plan")
+        #expect(session.list.items.map(\.title) == ["From disk"])
+        #expect(session.replaceList([]), "the undone step could still be redone")
+        #expect(!EditingSession().replaceList([]), "no history, nothing dropped")
+    }
+}
