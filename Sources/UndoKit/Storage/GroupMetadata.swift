@@ -1,8 +1,9 @@
 /// What a group carries besides its actions: the action name, the discardable flag and the
-/// user info (spec B, "begin mark").
+/// user info (spec B, "begin mark"), and UndoKit's own per-step state (coordinator token,
+/// coalescing key and close time, cost).
 ///
 /// Allocated only when something is set, so that the common unnamed group costs no more than
-/// its marks.
+/// its marks; none of UndoKit's features allocates one for a manager that does not use it.
 final class GroupMetadata {
     /// `nil` means never set; reads as `""`.
     var name: String?
@@ -11,6 +12,15 @@ final class GroupMetadata {
     /// Identity attached by an ``UndoCoordinator``; travels with the group through undo and
     /// redo like the rest of the metadata.
     var coordinatorToken: UInt64?
+    /// Set by ``UndoManager/setActionCoalescingKey(_:)``: a group closing with the same key
+    /// soon after this one closed merges into it.
+    var coalescingKey: String?
+    /// When the group closed as a top-level group outside undo and redo, if it has a
+    /// coalescing key (the only case in which it is read).
+    var closedAt: ContinuousClock.Instant?
+    /// The bytes reported with ``UndoManager/setActionCost(_:)``; counted in the stack's
+    /// `totalCost` while the group is a top-level group of that stack.
+    var cost = 0
 
     init() {}
 
@@ -20,6 +30,9 @@ final class GroupMetadata {
         copy.isDiscardable = isDiscardable
         copy.userInfo = userInfo
         copy.coordinatorToken = coordinatorToken
+        copy.coalescingKey = coalescingKey
+        copy.closedAt = closedAt
+        copy.cost = cost
         return copy
     }
 }

@@ -41,6 +41,20 @@ struct UndoManagerStorage {
     /// misuse trap inside names the call the program made (see
     /// ``UndoManager/takeRoutedCall(default:)``).
     var routedCall: StaticString?
+    /// Whether ``UndoManager/setActionCoalescingKey(_:)`` has ever set a key: until then a
+    /// top-level close takes the plain path, reading no clock and no metadata.
+    var usesCoalescing = false
+    /// Whether the newest closed top-level group may take the next group with its key: set by
+    /// a close with a key, cleared by anything done in between (undo, redo, removal, trimming
+    /// by the setters, a close without a key).
+    var newestGroupMayCoalesce = false
+    /// See ``UndoManager/coalescingInterval``.
+    var coalescingInterval: Duration = .seconds(1)
+    /// See ``UndoManager/coalescingClock``; `nil` reads `ContinuousClock.now`.
+    var coalescingClock: (() -> ContinuousClock.Instant)?
+    /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
+    /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
+    var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
 
     init() {}
 }

@@ -29,6 +29,7 @@ extension UndoStack {
         }
         precondition(begins == openBegins, "UndoStack: open groups \(openBegins), entries say \(begins)")
         precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
+        precondition(totalCost == recomputedTotalCost(), "UndoStack: totalCost \(totalCost), groups say \(recomputedTotalCost())")
         if limit > 0 {
             let allowed = openBegins.isEmpty ? limit : limit + 1
             precondition(topLevelCount <= allowed, "UndoStack: \(topLevelCount) groups over the limit of \(limit)")
@@ -47,6 +48,17 @@ extension UndoManager {
         }
         precondition(!(storage.pointee.isUndoing && storage.pointee.isRedoing), "UndoManager: undoing and redoing at once")
         precondition(storage.pointee.registrationDisableCount >= 0, "UndoManager: negative disable count")
+        let distance = undoStack.cleanDistance
+        // Undo and redo move the mark once their step is done; their actions check in between.
+        if distance != UndoStack.cleanMarkUnreachable && !storage.pointee.isUndoing && !storage.pointee.isRedoing {
+            precondition(
+                distance >= 0 ? distance <= undoStack.closedTopLevelGroupCount : -distance <= redoStack.closedTopLevelGroupCount,
+                "UndoManager: clean mark \(distance) steps away, beyond the stacks"
+            )
+        }
+        if undoStack.cleanMarkIncludesOpenGroup {
+            precondition(distance == 0 && undoStack.nesting > 0, "UndoManager: clean mark after an open group that is not there")
+        }
         precondition(
             undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,
             "UndoManager: dropped entries not released after a mutation"

@@ -2,18 +2,27 @@ extension UndoStack {
     /// Removes every action on `target`, then every group that became empty because of it,
     /// recursively outward (spec R33). Groups that were empty already, and open groups, stay.
     ///
-    /// - Returns: whether anything was removed.
+    /// - Returns: `nil` if nothing was removed; otherwise how many closed top-level groups
+    ///   were newer than the newest closed top-level group removed (`Int.max` if no top-level
+    ///   group went), which tells the clean mark whether its path was cut.
     @discardableResult
-    mutating func removeActions(withTarget target: ObjectIdentifier) -> Bool {
-        guard containsAction(on: target) else { return false }
+    mutating func removeActions(withTarget target: ObjectIdentifier) -> Int? {
+        guard containsAction(on: target) else { return nil }
         // One in-place compaction pass: keepers are swapped down to `write`, so nothing is
         // retained or released except what is removed.
         struct Frame {
             var begin: Int
             var hadContent = false
+            /// For a top-level group: how many top-level groups are older.
+            var ordinal = 0
         }
         var frames: [Frame] = []
         var removedTopLevel = 0
+        // Groups are met oldest first; the newest removed one decides the depth returned.
+        var topLevelSeen = 0
+        var newestRemovedOrdinal = -1
+        var removedCost = 0
+        let closedBefore = closedTopLevelGroupCount
         let liveEnd = entries.count
         let start = head
         var write = start
@@ -22,7 +31,8 @@ extension UndoStack {
                 switch buffer[read] {
                 case .begin:
                     if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    frames.append(Frame(begin: write))
+                    frames.append(Frame(begin: write, ordinal: frames.isEmpty ? topLevelSeen : 0))
+                    if frames.count == 1 { topLevelSeen += 1 }
                     buffer.swapAt(write, read)
                     write += 1
                 case .action(let id, _):
@@ -38,13 +48,21 @@ extension UndoStack {
                         write += 1
                     } else if frames.isEmpty {
                         removedTopLevel += 1
+                        newestRemovedOrdinal = topLevelSeen
                     }
+                    if frames.isEmpty { topLevelSeen += 1 }
                 case .end:
                     let frame = frames.removeLast()
                     if frame.hadContent && write == frame.begin + 1 {
                         // Emptied by this removal: drop its begin mark too.
                         write -= 1
-                        if frames.isEmpty { removedTopLevel += 1 }
+                        if frames.isEmpty {
+                            removedTopLevel += 1
+                            newestRemovedOrdinal = frame.ordinal
+                            if case .begin(let metadata?) = buffer[write] {
+                                removedCost += metadata.cost
+                            }
+                        }
                     } else {
                         // Swap first: the slot at `write` may hold a removed entry, which
                         // must reach `dropped` rather than be released here.
@@ -60,7 +78,10 @@ extension UndoStack {
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = frames.map(\.begin)
         topLevelCount -= removedTopLevel
-        return true
+        totalCost -= removedCost
+        // Open groups are never removed and are newer than every closed one, so the ordinal
+        // of a removed group counts closed groups only.
+        return newestRemovedOrdinal < 0 ? Int.max : closedBefore - 1 - newestRemovedOrdinal
     }
 
     func containsAction(on target: ObjectIdentifier) -> Bool {

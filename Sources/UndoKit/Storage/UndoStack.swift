@@ -44,7 +44,26 @@ struct UndoStack {
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
-    var limit = 0
+    var limit = 0 {
+        didSet { trimsOnClose = limit > 0 || costLimit > 0 }
+    }
+    /// ``UndoManager/actionCostLimit``: the most bytes of `totalCost` kept; 0 means no limit.
+    var costLimit = 0 {
+        didSet { trimsOnClose = limit > 0 || costLimit > 0 }
+    }
+    /// Whether a top-level close must check a limit: one test on the close path for both.
+    private(set) var trimsOnClose = false
+    /// The sum of the costs of the top-level groups on this stack, open ones included (see
+    /// `UndoStack+Cost.swift`).
+    var totalCost = 0
+    /// On the undo stack: how many closed top-level groups ``UndoManager/undo()`` must revert
+    /// to reach the clean mark (negative: how many redos), or `UndoStack.cleanMarkUnreachable`
+    /// (see `UndoStack+CleanState.swift`). A new manager is clean: 0.
+    var cleanDistance = 0
+    /// Set by ``UndoManager/markClean()`` while a top-level group is open: the mark is after
+    /// that group, so its close leaves the distance at 0 instead of adding one. While it is
+    /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
+    var cleanMarkIncludesOpenGroup = false
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -108,8 +127,8 @@ struct UndoStack {
         } else {
             entries.append(.end(length: length))
         }
-        if closesTopLevel && limit > 0 && topLevelCount > limit {
-            dropOldestGroup()
+        if closesTopLevel && trimsOnClose {
+            trimAfterTopLevelClose()
         }
         return length == 1
     }
@@ -143,6 +162,9 @@ struct UndoStack {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
+            if case .begin(let metadata?) = entries[start] {
+                totalCost -= metadata.cost
+            }
         }
         // Moves the group out: a slice would share the buffer, and the removal below would
         // then copy the whole stack.
@@ -170,6 +192,7 @@ struct UndoStack {
         openBegins.removeAll()
         head = 0
         topLevelCount = 0
+        totalCost = 0
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.
@@ -180,9 +203,27 @@ struct UndoStack {
         }
     }
 
+    /// After a top-level group closed: `levelsOfUndo` drops the oldest group once (spec R10),
+    /// then the byte budget drops oldest groups until the total fits, never the one just
+    /// closed.
+    mutating func trimAfterTopLevelClose() {
+        if limit > 0 && topLevelCount > limit {
+            dropOldestGroup()
+        }
+        trimToCostLimit()
+    }
+
     /// Drops the oldest top-level group. It is never the open one: the caller only trims
     /// when more than one top-level group exists, and an open group is always the newest.
-    private mutating func dropOldestGroup() {
+    mutating func dropOldestGroup() {
+        // The clean mark is lost if the dropped group is the marked step or lies between it
+        // and the current position (see UndoStack+CleanState.swift).
+        if !cleanMarkIncludesOpenGroup && cleanDistance >= closedTopLevelGroupCount - 1 {
+            cleanDistance = Self.cleanMarkUnreachable
+        }
+        if case .begin(let metadata?) = entries[head] {
+            totalCost -= metadata.cost
+        }
         var index = head
         var depth = 0
         repeat {
@@ -241,7 +282,15 @@ struct UndoStack {
     /// Replaces the outermost open group's metadata (how undo and redo carry a group's name,
     /// flag and user info across stacks).
     mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
-        dropped.append(exchange(&entries[openBegins[0]], with: .begin(metadata?.copy())))
+        let old = exchange(&entries[openBegins[0]], with: .begin(metadata?.copy()))
+        // The cost travels with the metadata, so the open group's count changes with it.
+        if case .begin(let oldMetadata?) = old {
+            totalCost -= oldMetadata.cost
+        }
+        if let metadata {
+            totalCost += metadata.cost
+        }
+        dropped.append(old)
     }
 
     // MARK: Counting

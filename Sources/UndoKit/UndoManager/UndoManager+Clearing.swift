@@ -2,29 +2,67 @@
 extension UndoManager {
     /// Spec R28: the ``levelsOfUndo`` setter.
     func setUndoLimit(_ limit: Int) {
+        let wasClean = undoStack.cleanDistance == 0
+        let before = undoStack.topLevelCount
         undoStack.limit = limit
         undoStack.trimToLimit()
+        if undoStack.topLevelCount != before {
+            stopCoalescing()
+        }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
+        notifyIfCleanStateChanged(wasClean: wasClean)
+    }
+
+    /// The ``actionCostLimit`` setter: like ``levelsOfUndo``'s, it trims at once.
+    func setCostLimit(_ limit: Int) {
+        let wasClean = undoStack.cleanDistance == 0
+        let before = undoStack.topLevelCount
+        undoStack.costLimit = max(0, limit)
+        undoStack.trimToCostLimit()
+        if undoStack.topLevelCount != before {
+            stopCoalescing()
+        }
+        releaseDroppedEntries()
+        checkInvariantsInDebugBuilds()
+        notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
+        let wasClean = undoStack.cleanDistance == 0
+        stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
+        cleanMarkAfterClearing(wasClean: wasClean)
         storage.pointee.registrationDisableCount = 0
         storage.pointee.isUndoing = false
         storage.pointee.isRedoing = false
         automaticGroupIsPending = false
         storage.pointee.invocationWasAborted = true
         releaseDroppedEntries()
+        notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
-        undoStack.removeActions(withTarget: identity)
-        redoStack.removeActions(withTarget: identity)
+        let wasClean = undoStack.cleanDistance == 0
+        let undoDepth = undoStack.removeActions(withTarget: identity)
+        let redoDepth = redoStack.removeActions(withTarget: identity)
+        if undoDepth != nil || redoDepth != nil {
+            stopCoalescing()
+        }
+        if !undoStack.cleanMarkIncludesOpenGroup {
+            let distance = undoStack.cleanDistance
+            if let undoDepth, UndoStack.removal(atDepth: undoDepth, cutsPathOf: distance, onRedoStack: false) {
+                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+            if let redoDepth, UndoStack.removal(atDepth: redoDepth, cutsPathOf: distance, onRedoStack: true) {
+                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+        }
         releaseDroppedEntries()
+        notifyIfCleanStateChanged(wasClean: wasClean)
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)
         }

@@ -33,9 +33,19 @@ extension UndoManager {
         }
         // Only the did-close notification reads the flag; skip the lookup when it won't post.
         let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
-        let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
+        // Outside undo and redo the current stack is the undo stack, and a close at level 1
+        // makes a new step (coalescing and the clean mark care about those only).
+        let closesNewStep = !busy && currentStack.nesting == 1
+        let wasClean = undoStack.cleanDistance == 0
+        let wasEmpty: Bool
+        if closesNewStep {
+            wasEmpty = storage.pointee.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
+        } else {
+            wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
+        }
         if wasEmpty && !busy {
             redoStack.removeAll()
+            redoStepsWereCleared()
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
@@ -43,6 +53,8 @@ extension UndoManager {
             newEditEndsRedo()
         }
         if !busy {
+            // Inside undo and redo, those report the change once the whole step is done.
+            notifyIfCleanStateChanged(wasClean: wasClean)
             post(.didCloseUndoGroup(isDiscardable: isDiscardable))
         }
     }

@@ -135,7 +135,8 @@ extension UndoManager {
         }
     }
 
-    /// A registration made with ``UndoManager/addEventObserver(_:)``; ``cancel()`` ends it.
+    /// A registration made with ``UndoManager/addEventObserver(_:)`` or
+    /// ``UndoManager/addCleanStateObserver(_:)``; ``cancel()`` ends it.
     ///
     /// Dropping the value does not end the observation; it lasts until cancelled or until the
     /// manager is gone.
@@ -160,6 +161,7 @@ extension UndoManager {
         /// ```
         public func cancel() {
             manager?.eventObservers.removeAll { $0.id == id }
+            manager?.storage.pointee.cleanStateObservers.removeAll { $0.id == id }
             manager = nil
         }
     }

@@ -112,8 +112,11 @@ extension UndoManager {
     func register(_ action: UndoAction, on target: ObjectIdentifier) {
         if !isBusy {
             if !redoStack.isEmpty {
+                let wasClean = undoStack.cleanDistance == 0
                 redoStack.removeAll()
+                redoStepsWereCleared()
                 releaseDroppedEntries()
+                notifyIfCleanStateChanged(wasClean: wasClean)
             }
             newEditEndsRedo()
         }

@@ -24,6 +24,10 @@ extension UndoManager {
             programmerError(in: call, "call endUndoGrouping before calling this method")
         }
         storage.pointee.isUndoing = true
+        stopCoalescing()
+        let wasClean = undoStack.cleanDistance == 0
+        let undoesTopLevelGroup = undoStack.nesting == 0
+        let redoStepsBefore = redoStack.topLevelCount
         post(.willUndoChange)
         beginUndoGrouping()
         let undoneMetadata = undoStack.topMetadata
@@ -35,6 +39,8 @@ extension UndoManager {
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
+        cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
+        notifyIfCleanStateChanged(wasClean: wasClean)
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
         checkInvariantsInDebugBuilds()
@@ -48,6 +54,10 @@ extension UndoManager {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
         storage.pointee.isRedoing = true
+        stopCoalescing()
+        let wasClean = undoStack.cleanDistance == 0
+        let redoesTopLevelGroup = undoStack.nesting == 0
+        let recorded = registrationIsEnabled
         post(.willRedoChange)
         beginUndoGrouping()
         let redoneMetadata = redoStack.topMetadata
@@ -57,8 +67,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
+        // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
+        // mark is once the redone step is on the stack.
+        cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
         post(.checkpoint)
         route(from: "redo()") { endUndoGrouping() }
+        notifyIfCleanStateChanged(wasClean: wasClean)
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false
         checkInvariantsInDebugBuilds()

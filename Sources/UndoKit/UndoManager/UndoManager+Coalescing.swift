@@ -1,0 +1,123 @@
+/// Coalescing: several quick groups with the same key make one undo step.
+///
+/// See <doc:CoalescingSteps> for when to use it and its pitfalls.
+extension UndoManager {
+    /// Marks the undo step being recorded with a coalescing key; `nil` removes it.
+    ///
+    /// When a top-level group closes with key `K`, and the newest closed undo group before it
+    /// also has key `K`, closed less than ``coalescingInterval`` ago, with nothing undone,
+    /// redone or removed in between, the two become one undo step: undoing it reverts both,
+    /// the newer actions first, and its name is the newer group's. A run of keystrokes, each
+    /// its own event, so becomes one "Typing" step:
+    ///
+    /// ```swift
+    /// func type(_ character: Character) {
+    ///     text.append(character)
+    ///     manager.registerUndo(withTarget: text) { $0.removeLast() }
+    ///     manager.setActionName("Typing")
+    ///     manager.setActionCoalescingKey("typing")
+    /// }
+    /// type("h"); manager.runLoop.tick()
+    /// type("i"); manager.runLoop.tick()
+    /// manager.undoCount   // 1
+    /// manager.undo()      // removes "i", then "h"
+    /// ```
+    ///
+    /// Like ``setActionName(_:)``, it targets the outermost open group, opening the event's
+    /// automatic group if needed, and does nothing while registration is disabled. It works
+    /// with explicit groups the same way. Every group still posts its own notifications: an
+    /// observer sees the did-close of a group that merged, after which ``undoCount`` has not
+    /// grown and ``undoActionName`` is the merged step's name.
+    ///
+    /// A group is not merged into one that the clean mark points at (see ``markClean()``), so
+    /// that undoing back to the saved state stays possible.
+    ///
+    /// - Precondition: A group is open, or ``groupsByEvent`` is on.
+    public func setActionCoalescingKey(_ key: String?) {
+        guard let metadata = metadataOfOpenTopGroup(
+            in: "setActionCoalescingKey(_:)", "must begin a group before setting an undo coalescing key"
+        ) else { return }
+        metadata.coalescingKey = key
+        if key != nil {
+            storage.pointee.usesCoalescing = true
+        }
+    }
+
+    /// How soon after the previous group with the same coalescing key a group must close to
+    /// merge into it. The default is one second.
+    ///
+    /// Measured between the two closes, so a steady run of keystrokes keeps merging however
+    /// long it lasts; a pause longer than the interval starts a new step.
+    ///
+    /// ```swift
+    /// manager.coalescingInterval = .milliseconds(500)
+    /// ```
+    public var coalescingInterval: Duration {
+        get { storage.pointee.coalescingInterval }
+        set { storage.pointee.coalescingInterval = newValue }
+    }
+
+    /// The time source coalescing reads when a group with a key closes; the default reads
+    /// `ContinuousClock.now`.
+    ///
+    /// Replace it in tests to make the interval deterministic:
+    ///
+    /// ```swift
+    /// var now = ContinuousClock.now
+    /// manager.coalescingClock = { now }
+    /// type("h"); manager.runLoop.tick()
+    /// now += .seconds(2)              // a pause: the next keystroke starts a new step
+    /// type("i"); manager.runLoop.tick()
+    /// manager.undoCount               // 2
+    /// ```
+    public var coalescingClock: () -> ContinuousClock.Instant {
+        get { storage.pointee.coalescingClock ?? { ContinuousClock.now } }
+        set { storage.pointee.coalescingClock = newValue }
+    }
+
+    /// Closes the open top-level group as a new step outside undo and redo, merging it into
+    /// the step below if the coalescing rule says so. Taken only once a key was ever set.
+    ///
+    /// - Returns: whether the group was empty.
+    func closeNewStepCoalescing() -> Bool {
+        guard let outermost = undoStack.openBegins.first,
+              case .begin(let closing?) = undoStack.entries[outermost],
+              let key = closing.coalescingKey
+        else {
+            storage.pointee.newestGroupMayCoalesce = false
+            return closeNewStep()
+        }
+        let now = coalescingClock()
+        closing.closedAt = now
+        let wasEmpty = undoStack.entries.count == outermost + 1
+        if storage.pointee.newestGroupMayCoalesce,
+           let previous = undoStack.metadataBelowOpenTopLevelGroup,
+           previous.coalescingKey == key,
+           let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval,
+           // Not into the marked step: the saved state must stay reachable by undo.
+           undoStack.cleanMarkIncludesOpenGroup || undoStack.cleanDistance != 0 {
+            undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
+            // The merged step takes the place of the one below: a mark below it keeps its
+            // distance, one after it stays after it; a mark that needed redos is lost, as
+            // for any new step.
+            if undoStack.cleanMarkIncludesOpenGroup {
+                undoStack.cleanMarkIncludesOpenGroup = false
+            } else if undoStack.cleanDistance < 0 {
+                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+            // The budget may be exceeded now.
+            undoStack.trimToCostLimit()
+        } else {
+            _ = closeNewStep()
+        }
+        storage.pointee.newestGroupMayCoalesce = true
+        return wasEmpty
+    }
+
+    /// Something other than a new step changed the undo stack's newest step: it no longer
+    /// takes the next group with its key.
+    @inline(__always)
+    func stopCoalescing() {
+        storage.pointee.newestGroupMayCoalesce = false
+    }
+}

@@ -1,0 +1,60 @@
+/// The byte budget: a limit on the memory the undo steps hold, beside ``UndoManager/levelsOfUndo``'s
+/// limit on their number.
+///
+/// See <doc:LimitingUndoMemory> for when to use it and its pitfalls.
+extension UndoManager {
+    /// Adds `bytes` to the cost of the undo step being recorded: what its actions keep alive
+    /// (snapshots, captured buffers), as you estimate it.
+    ///
+    /// Targets the outermost open group, like ``setActionName(_:)``, opening the event's
+    /// automatic group if needed; several calls add up. The cost travels with the step
+    /// through undo and redo, so calls made while undoing or redoing are ignored: the step
+    /// keeps the cost it was recorded with. Does nothing while registration is disabled.
+    ///
+    /// ```swift
+    /// let old = image
+    /// image.apply(filter)
+    /// manager.registerUndo(withTarget: document) { $0.image = old }
+    /// manager.setActionCost(old.byteCount)
+    /// ```
+    ///
+    /// - Precondition: `bytes` is not negative; a group is open, or ``groupsByEvent`` is on.
+    public func setActionCost(_ bytes: Int) {
+        precondition(bytes >= 0, "UndoManager.setActionCost(_:) needs a cost of 0 or more, got \(bytes)")
+        guard !isBusy, registrationIsEnabled else { return }
+        openAutomaticGroupIfNeeded()
+        guard undoStack.nesting > 0 else {
+            programmerError(in: PublicCall("setActionCost(_:)"), "must begin a group before setting an undo action cost")
+        }
+        undoStack.addCostToOpenTopLevelGroup(bytes)
+    }
+
+    /// The sum of the costs of the steps on the undo stack, the step being recorded
+    /// included. O(1).
+    ///
+    /// ```swift
+    /// manager.setActionCost(1_024)
+    /// manager.runLoop.tick()
+    /// manager.totalActionCost   // 1024
+    /// ```
+    public var totalActionCost: Int {
+        undoStack.totalCost
+    }
+
+    /// The most bytes the undo stack's steps may cost; 0, the default, means no limit.
+    ///
+    /// After a top-level group closes, the oldest undo groups are dropped until
+    /// ``totalActionCost`` fits, never the group just closed: a single step over the budget
+    /// stays, alone, until the next one closes. Trimming works as for ``levelsOfUndo`` (O(1)
+    /// amortized per dropped step, no notification, redo steps untouched), and setting the
+    /// limit trims at once, keeping at least the newest closed step. Negative values are
+    /// taken as 0.
+    ///
+    /// ```swift
+    /// manager.actionCostLimit = 64 << 20   // keep at most 64 MiB of snapshots
+    /// ```
+    public var actionCostLimit: Int {
+        get { undoStack.costLimit }
+        set { setCostLimit(newValue) }
+    }
+}
