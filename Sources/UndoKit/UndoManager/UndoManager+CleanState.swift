@@ -98,9 +98,9 @@ extension UndoManager {
     ///
     /// - Returns: whether the group was empty.
     func closeNewStep() -> Bool {
-        let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
+        // The mark moves first: the close's trimming must see it where it will be.
         newStepWasAdded()
-        return wasEmpty
+        return undoStack.closeGroup(discardIfEmpty: false)
     }
 
     /// A new top-level step closed (and was not merged into the one below).

@@ -15,6 +15,10 @@ extension ModelBased {
         var name: String?
         var isDiscardable = false
         var userInfo: [Int: Int] = [:]
+        /// Issue 10: `setActionCoalescingKey(_:)`, and when the group closed as a new step
+        /// with a key (model clock, milliseconds).
+        var coalescingKey: String?
+        var closedAt: Int?
     }
 
     /// One entry of a stack (spec B): groups are begin/end marks around their contents.
@@ -33,6 +37,12 @@ extension ModelBased {
         private(set) var count = 0
         /// `levelsOfUndo`; only ever non-zero on the undo stack (spec R28).
         var limit = 0
+        /// Issue 10: for each top-level group trimmed, how many closed top-level groups were
+        /// newer than it; the reference takes them to check its clean mark.
+        var droppedDepths: [Int] = []
+
+        /// Top-level groups that are closed.
+        var closedCount: Int { nesting > 0 ? count - 1 : count }
 
         var isEmpty: Bool { entries.isEmpty }
 
@@ -97,6 +107,7 @@ extension ModelBased {
         }
 
         private mutating func dropOldestTopLevelGroup() {
+            droppedDepths.append(closedCount - 1)
             let end = endIndex(ofGroupStartingAt: 0)
             precondition(end != nil, "model: the oldest top-level group is open")
             entries.removeSubrange(0..<end!)
@@ -208,10 +219,91 @@ extension ModelBased {
         @discardableResult
         mutating func removeActions(targetID: Int) -> Set<String> {
             var happened: Set<String> = []
-            let pruned = Self.prune(Self.tree(of: entries), targetID: targetID, depth: 0, happened: &happened)
+            var pruned: [Node] = []
+            // Issue 10: each root pruned on its own, to tell which closed roots went.
+            var closedSeen = 0
+            var newestRemovedClosed: Int?
+            for root in Self.tree(of: entries) {
+                let kept = Self.prune([root], targetID: targetID, depth: 0, happened: &happened)
+                if case .group(_, _, isClosed: true) = root {
+                    if kept.isEmpty { newestRemovedClosed = closedSeen }
+                    closedSeen += 1
+                }
+                pruned += kept
+            }
+            lastRemovalDepth = newestRemovedClosed.map { closedSeen - 1 - $0 }
             entries = Self.flatten(pruned)
             count = pruned.count
             return happened
+        }
+
+        /// Issue 10: set by `removeActions(targetID:)`: how many closed top-level groups were
+        /// newer than the newest closed top-level group it removed; nil if none went.
+        private(set) var lastRemovalDepth: Int?
+
+        /// Whether any action of `targetID` is on the stack.
+        func contains(targetID: Int) -> Bool {
+            entries.contains { if case let .action(action) = $0 { action.targetID == targetID } else { false } }
+        }
+
+        /// Issue 10: the infos of the closed top-level groups, newest first.
+        var closedTopLevelInfosNewestFirst: [GroupInfo] {
+            var infos: [GroupInfo] = []
+            var depth = 0
+            var current: GroupInfo?
+            for entry in entries {
+                switch entry {
+                case let .begin(info):
+                    if depth == 0 { current = info }
+                    depth += 1
+                case .end:
+                    depth -= 1
+                    if depth == 0, let info = current { infos.append(info) }
+                case .action: break
+                }
+            }
+            return infos.reversed()
+        }
+
+        /// Issue 10: the info of the closed top-level group right below the open top-level
+        /// group, if there is one.
+        var infoBelowOpenGroup: GroupInfo? {
+            guard nesting == 1, let open = topMarkIndex, open > 0 else { return nil }
+            return closedTopLevelInfosNewestFirst.first
+        }
+
+        /// Issue 10: closes the one open group by making its contents part of the closed
+        /// top-level group below it, with merged info.
+        mutating func mergeOpenIntoPrevious() {
+            precondition(nesting == 1, "model: merging needs one open group")
+            guard let open = topMarkIndex, case let .begin(newer) = entries[open] else {
+                preconditionFailure("model: no open group")
+            }
+            // The previous group's begin: walk back from its end mark.
+            var depth = 0
+            var start = open - 1
+            for index in stride(from: open - 1, through: 0, by: -1) {
+                switch entries[index] {
+                case .end: depth += 1
+                case .begin: depth -= 1
+                case .action: break
+                }
+                if depth == 0 {
+                    start = index
+                    break
+                }
+            }
+            guard case var .begin(older) = entries[start] else { preconditionFailure("model: no previous group") }
+            older.name = newer.name
+            older.coalescingKey = newer.coalescingKey
+            older.closedAt = newer.closedAt
+            older.isDiscardable = older.isDiscardable && newer.isDiscardable
+            older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
+            entries[start] = .begin(older)
+            entries.removeSubrange((open - 1)...open)
+            entries.append(.end)
+            nesting = 0
+            count -= 1
         }
 
         private indirect enum Node {
@@ -385,6 +477,51 @@ extension ModelBased {
         /// How often interesting situations arose, to check the generator reaches them.
         var coverage: [String: Int] = [:]
 
+        // Issue 10: coalescing and the clean mark.
+
+        /// The injected clock, in milliseconds.
+        var clock = 0
+        /// `coalescingInterval`, in milliseconds.
+        let coalescingInterval = 1000
+        /// Whether the newest closed step may take the next group with its key.
+        var mayCoalesce = false
+        /// How many undos (negative: redos) lead back to the clean mark; nil when it cannot be
+        /// reached any more.
+        var cleanDistance: Int? = 0
+        /// The mark was set while a top-level group was open: it lies after that group.
+        var cleanIncludesOpenGroup = false
+        /// The values a clean-state observer was called with (the harness takes them).
+        var cleanChanges: [Bool] = []
+
+        var isClean: Bool { cleanDistance == 0 }
+
+        /// Runs `body`, then reports a change of `isClean` as the observer would see it.
+        private func reportingCleanChange(_ body: () -> Void) {
+            let wasClean = isClean
+            body()
+            if wasClean != isClean {
+                cleanChanges.append(isClean)
+                cover(isClean ? "clean again" : "became unclean")
+            }
+        }
+
+        private func loseCleanMark(_ why: String) {
+            if cleanDistance != nil {
+                cover("clean mark lost: \(why)")
+            }
+            cleanDistance = nil
+        }
+
+        /// Checks the groups trimmed from the undo stack since the last call against the mark.
+        private func checkTrimmedGroups() {
+            for depth in undoStack.droppedDepths {
+                if !cleanIncludesOpenGroup, let distance = cleanDistance, distance >= depth {
+                    loseCleanMark("trimmed")
+                }
+            }
+            undoStack.droppedDepths = []
+        }
+
         private var isBusy: Bool { isUndoing || isRedoing }
         var isEnabled: Bool { disableCount == 0 }
 
@@ -448,6 +585,12 @@ extension ModelBased {
                 return isEnabled && !canReachOpenGroup ? trap("E6 (R6)", mustBegin, noGroupSituation) : nil
             case .setName:
                 return isEnabled && !canReachOpenGroup ? trap("E7 (R34)", mustBegin, noGroupSituation) : nil
+            case .setCoalescingKey:
+                return isEnabled && !canReachOpenGroup
+                    ? trap("E7 (setActionCoalescingKey)", "must begin a group before setting an undo coalescing key", noGroupSituation)
+                    : nil
+            case .advanceClock, .markClean:
+                return nil
             case .setDiscardable:
                 return isEnabled && !canReachOpenGroup
                     ? trap("E8 (R40)", "must begin a group before setting undo action discardability", noGroupSituation)
@@ -502,8 +645,11 @@ extension ModelBased {
         /// Spec R2–R7.
         func register(_ action: Action) {
             guard isEnabled else { return }
-            if !isBusy {
-                redoStack.clear()
+            if !isBusy && redoStack.count > 0 {
+                reportingCleanChange {
+                    redoStack.clear()
+                    if let distance = cleanDistance, distance < 0 { loseCleanMark("new edit cleared the redos it needed") }
+                }
             }
             prepareEventGroup()
             precondition(currentNesting > 0, "model: registration would trap (E6)")
@@ -546,20 +692,66 @@ extension ModelBased {
             }
             let isDiscardable = withCurrentStack { $0.topInfo?.isDiscardable ?? false }
             let closesEmptyGroup = withCurrentStack { $0.newestIsBegin }
+            let wasClean = isClean
             if closesEmptyGroup && !isBusy {
                 if redoStack.count > 0 {
                     cover("empty group close cleared redo")
                 }
                 redoStack.clear()
+                if let distance = cleanDistance, distance < 0 { loseCleanMark("empty group cleared the redos it needed") }
             }
-            let before = undoStack.count
-            withCurrentStack { $0.pushEnd() }
-            if undoStack.count < before {
+            if !isBusy && currentNesting == 1 {
+                closeNewStep()
+            } else {
+                withCurrentStack { $0.pushEnd() }
+            }
+            if !undoStack.droppedDepths.isEmpty {
                 cover("close trimmed undo stack")
             }
+            checkTrimmedGroups()
             if !isBusy {
+                if wasClean != isClean {
+                    cleanChanges.append(isClean)
+                }
                 post(.didCloseUndoGroup(isDiscardable: isDiscardable))
             }
+        }
+
+        /// Issue 10: the close of the open top-level group outside undo and redo, merging it
+        /// into the step below when the coalescing rule says so.
+        private func closeNewStep() {
+            let info = undoStack.topInfo!
+            if let key = info.coalescingKey {
+                undoStack.updateTopInfo { $0.closedAt = clock }
+                if mayCoalesce, let previous = undoStack.infoBelowOpenGroup, previous.coalescingKey == key,
+                   let previousClose = previous.closedAt, clock - previousClose < coalescingInterval {
+                    if cleanIncludesOpenGroup || cleanDistance != 0 {
+                        undoStack.mergeOpenIntoPrevious()
+                        cover("groups coalesced")
+                        if cleanIncludesOpenGroup {
+                            cleanIncludesOpenGroup = false
+                        } else if let distance = cleanDistance, distance < 0 {
+                            loseCleanMark("new step")
+                        }
+                        return
+                    }
+                    cover("coalescing refused: the clean mark is on the step below")
+                }
+                mayCoalesce = true
+            } else {
+                mayCoalesce = false
+            }
+            // The mark moves before the close, whose trimming must see it where it will be.
+            if cleanIncludesOpenGroup {
+                cleanIncludesOpenGroup = false
+            } else if let distance = cleanDistance {
+                if distance >= 0 {
+                    cleanDistance = distance + 1
+                } else {
+                    loseCleanMark("new step")
+                }
+            }
+            undoStack.pushEnd()
         }
 
         /// Spec R15, for a tick in `mode`.
@@ -605,6 +797,10 @@ extension ModelBased {
             if autoPending && undoStack.nesting == 0 {
                 cover("undo after the automatic group was closed by hand")
             }
+            mayCoalesce = false
+            let wasClean = isClean
+            let topLevel = undoStack.nesting == 0
+            let redoBefore = redoStack.count
             isUndoing = true
             post(.willUndoChange)
             // Step 6 and step 9 both read TM(U) before the pop: with an open parent that is
@@ -619,6 +815,21 @@ extension ModelBased {
                 post(.checkpoint)
                 redoStack.closeDiscardingIfEmpty()
             }
+            // Issue 10.
+            if let distance = cleanDistance {
+                if topLevel {
+                    if distance - 1 < 0 && redoStack.count == redoBefore {
+                        loseCleanMark("undo left nothing to redo")
+                    } else {
+                        cleanDistance = distance - 1
+                    }
+                } else if distance < 0 {
+                    loseCleanMark("nested undo")
+                }
+            }
+            if wasClean != isClean {
+                cleanChanges.append(isClean)
+            }
             post(.didUndoChange(isDiscardable: undone?.isDiscardable ?? false))
             isUndoing = false
         }
@@ -627,6 +838,10 @@ extension ModelBased {
         func redo() {
             post(.checkpoint)  // the canRedo of step 1
             guard redoStack.count != 0 else { return }
+            mayCoalesce = false
+            let wasClean = isClean
+            let topLevel = undoStack.nesting == 0
+            let recorded = isEnabled
             isRedoing = true
             precondition(redoStack.newestIsEnd, "model: redo would trap (E5)")
             if undoStack.nesting > 0 {
@@ -644,8 +859,19 @@ extension ModelBased {
                 undoStack.updateTopInfo { $0 = redone }
             }
             perform(redoStack.popNewestClosedGroup())
+            // Issue 10, before the close, whose trimming must see the mark where it will be.
+            if let distance = cleanDistance {
+                if topLevel && (recorded || distance < 0) {
+                    cleanDistance = distance + 1
+                } else if topLevel || distance < 0 {
+                    loseCleanMark(topLevel ? "unrecorded redo" : "nested redo")
+                }
+            }
             post(.checkpoint)
             endUndoGrouping()
+            if wasClean != isClean {
+                cleanChanges.append(isClean)
+            }
             post(.didRedoChange(isDiscardable: redone?.isDiscardable ?? false))
             isRedoing = false
         }
@@ -689,16 +915,26 @@ extension ModelBased {
 
         /// Spec R28.
         func setLevelsOfUndo(_ levels: Int) {
-            undoStack.limit = levels
-            let before = undoStack.count
-            undoStack.trimToLimit()
-            if undoStack.count < before {
-                cover(undoStack.nesting > 0 ? "levelsOfUndo setter trimmed, group open" : "levelsOfUndo setter trimmed")
+            reportingCleanChange {
+                undoStack.limit = levels
+                let before = undoStack.count
+                undoStack.trimToLimit()
+                if undoStack.count < before {
+                    cover(undoStack.nesting > 0 ? "levelsOfUndo setter trimmed, group open" : "levelsOfUndo setter trimmed")
+                    mayCoalesce = false
+                }
+                checkTrimmedGroups()
             }
         }
 
         /// Spec R31.
         func removeAllActions() {
+            reportingCleanChange {
+                // Issue 10: a clean manager stays clean, the mark is lost otherwise.
+                cleanDistance = isClean ? 0 : nil
+                cleanIncludesOpenGroup = false
+                mayCoalesce = false
+            }
             undoStack.clear()
             redoStack.clear()
             disableCount = 0
@@ -709,12 +945,41 @@ extension ModelBased {
 
         /// Spec R33.
         func removeAllActions(targetID: Int) {
+            if undoStack.contains(targetID: targetID) || redoStack.contains(targetID: targetID) {
+                mayCoalesce = false
+            }
             let happened = undoStack.removeActions(targetID: targetID)
                 .union(redoStack.removeActions(targetID: targetID))
             for situation in happened {
                 cover(situation)
             }
+            // Issue 10: a removed step on the path to the mark, or the marked step, loses it.
+            reportingCleanChange {
+                guard !cleanIncludesOpenGroup, let distance = cleanDistance else { return }
+                if let depth = undoStack.lastRemovalDepth, distance >= 0 && depth <= distance {
+                    loseCleanMark("removed")
+                }
+                if let depth = redoStack.lastRemovalDepth, distance < 0 && depth < -distance {
+                    loseCleanMark("removed")
+                }
+            }
         }
+
+        /// Issue 10: `markClean()`.
+        func markClean() {
+            reportingCleanChange {
+                cleanDistance = 0
+                cleanIncludesOpenGroup = undoStack.nesting > 0
+            }
+        }
+
+        /// Issue 10: `setActionCoalescingKey(_:)`.
+        func setActionCoalescingKey(_ key: String?) {
+            updateOutermostOpenGroup { $0.coalescingKey = key }
+        }
+
+        var undoActionNames: [String] { undoStack.closedTopLevelInfosNewestFirst.map { $0.name ?? "" } }
+        var redoActionNames: [String] { redoStack.closedTopLevelInfosNewestFirst.map { $0.name ?? "" } }
 
         /// Spec R29.
         func disableUndoRegistration() {

@@ -79,6 +79,12 @@ extension ModelBased {
         case setRunLoopModes([Mode])
         /// The target in `slot` is released and replaced by a fresh object (spec R8, H3).
         case replaceTarget(slot: Int)
+        /// Issue 10: `setActionCoalescingKey(_:)`.
+        case setCoalescingKey(String?)
+        /// Issue 10: the injected coalescing clock moves on by this many milliseconds.
+        case advanceClock(milliseconds: Int)
+        /// Issue 10: `markClean()`.
+        case markClean
 
         var description: String {
             switch self {
@@ -105,6 +111,9 @@ extension ModelBased {
             case let .setGroupsByEvent(flag): return "groupsByEvent = \(flag)"
             case let .setRunLoopModes(modes): return "runLoopModes = \(modes)"
             case let .replaceTarget(slot): return "replace t\(slot) (old object released)"
+            case let .setCoalescingKey(key): return "setActionCoalescingKey(\(key.map { "\"\($0)\"" } ?? "nil"))"
+            case let .advanceClock(milliseconds): return "clock += \(milliseconds) ms"
+            case .markClean: return "markClean()"
             }
         }
     }
@@ -146,6 +155,7 @@ extension ModelBased {
     static let targetCount = 3
     static let userInfoKeyCount = 2
     static let actionNames = ["", "Typing", "Move", "Delete"]
+    static let coalescingKeys: [String?] = ["typing", "typing", "move", nil]
 
     /// Draws steps with fixed weights. The generator ignores the manager's state on purpose:
     /// steps that would trap are filtered by the model's prediction instead, so the
@@ -180,6 +190,7 @@ extension ModelBased {
             case edit, begin, end, undo, undoNested, redo, tick, setLevels, disable, enable
             case removeAll, removeAllWithTarget, setName, setDiscardable, setUserInfo
             case setGroupsByEvent, setRunLoopModes, replaceTarget
+            case setCoalescingKey, advanceClock, markClean
 
             var weight: Int {
                 switch self {
@@ -201,12 +212,18 @@ extension ModelBased {
                 case .setGroupsByEvent: 2
                 case .setRunLoopModes: 1
                 case .replaceTarget: 1
+                // Issue 10's steps, on top of the original 100.
+                case .setCoalescingKey: 6
+                case .advanceClock: 4
+                case .markClean: 3
                 }
             }
+
+            static let totalWeight = allCases.reduce(0) { $0 + $1.weight }
         }
 
         mutating func step() -> Step {
-            var roll = rng.below(100)
+            var roll = rng.below(Kind.totalWeight)
             var kind = Kind.edit
             for candidate in Kind.allCases {
                 if roll < candidate.weight {
@@ -237,6 +254,10 @@ extension ModelBased {
             case .setRunLoopModes:
                 return .setRunLoopModes([[.standard], [.standard, .tracking], [.tracking]][rng.below(3)])
             case .replaceTarget: return .replaceTarget(slot: rng.below(ModelBased.targetCount))
+            case .setCoalescingKey:
+                return .setCoalescingKey(ModelBased.coalescingKeys[rng.below(ModelBased.coalescingKeys.count)])
+            case .advanceClock: return .advanceClock(milliseconds: [300, 700, 999, 1000, 2500][rng.below(5)])
+            case .markClean: return .markClean
             }
         }
 
