@@ -155,7 +155,7 @@ extension ModelBased {
     static let targetCount = 3
     static let userInfoKeyCount = 2
     static let actionNames = ["", "Typing", "Move", "Delete"]
-    static let coalescingKeys: [String?] = ["typing", "typing", "move", nil]
+    static let coalescingKeys: [String?] = ["typing", "typing", "typing", "move", nil]
 
     /// Draws steps with fixed weights. The generator ignores the manager's state on purpose:
     /// steps that would trap are filtered by the model's prediction instead, so the
@@ -213,9 +213,9 @@ extension ModelBased {
                 case .setRunLoopModes: 1
                 case .replaceTarget: 1
                 // Issue 10's steps, on top of the original 100.
-                case .setCoalescingKey: 6
+                case .setCoalescingKey: 14
                 case .advanceClock: 4
-                case .markClean: 3
+                case .markClean: 4
                 }
             }
 
