@@ -35,11 +35,9 @@ extension EditingSession {
     /// ```
     @discardableResult
     public func replaceList(_ list: TODOList) -> Bool {
-        let hadHistory = undoManager.canUndo || undoManager.canRedo || !undoNames.isEmpty || !redoNames.isEmpty
+        let hadHistory = undoManager.canUndo || undoManager.canRedo
         // Empties both stacks and closes every open group on the manager (spec R31).
         undoManager.removeAllActions()
-        undoNames.removeAll()
-        redoNames.removeAll()
         for index in openGroups.indices {
             openGroups[index].isOpenOnManager = false
         }

@@ -141,8 +141,6 @@ extension EditingSession {
         changeCount += 1
         register(inverse)
         undoManager.setActionName(name)
-        // Registration has just cleared the manager's redo stack; mirror that.
-        redoNames.removeAll()
     }
 
     /// Registers `change` as the undo action for what just happened.

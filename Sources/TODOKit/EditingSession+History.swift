@@ -46,14 +46,13 @@ extension EditingSession {
     /// for name in session.history.undo { print(name) }
     /// ```
     public var history: History {
-        guard undoManager.groupingLevel == 0 else {
-            return History(undo: undoNames.reversed(), redo: redoNames.reversed(), inProgress: undoManager.undoActionName)
-        }
-        // Someone may have cleared or trimmed the manager's stacks behind the session's back;
-        // whatever they dropped is the oldest part of the mirror.
-        return History(
-            undo: undoNames.suffix(undoManager.undoCount).reversed(),
-            redo: redoNames.suffix(undoManager.redoCount).reversed()
+        // The manager lists its closed steps itself, so the history is right even when someone
+        // cleared or trimmed its stacks behind the session's back. An open group is not a step
+        // yet: the manager's `undoActionName` names it.
+        History(
+            undo: undoManager.undoActionNames,
+            redo: undoManager.redoActionNames,
+            inProgress: undoManager.groupingLevel == 0 ? nil : undoManager.undoActionName
         )
     }
 }

@@ -66,11 +66,6 @@ public final class EditingSession {
     /// until the event ends; see `closeEndedGroups()`.
     var endedGroupCount = 0
 
-    /// Action names of the closed top-level undo and redo groups, oldest first. The undo
-    /// manager exposes only the newest name of each stack, so the session mirrors the stacks.
-    var undoNames: [String] = []
-    var redoNames: [String] = []
-
     /// Creates a session editing `list`, with an empty undo history.
     ///
     /// ```swift
