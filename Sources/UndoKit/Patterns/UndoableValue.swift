@@ -64,6 +64,22 @@ public final class UndoableValue<Value> {
     /// record a new change in the redo group being built.
     public var onChange: ((Change) -> Void)?
 
+    /// Reports the size in bytes of each snapshot this value's undo steps keep, as the step's
+    /// cost (``UndoManager/setActionCost(_:)``), so that ``UndoManager/actionCostLimit`` can
+    /// bound the memory the history holds. `nil`, the default, reports nothing.
+    ///
+    /// Called with the old value each time a change is recorded. Undo and redo keep the cost a
+    /// step was recorded with, so it is not called for the snapshots they register. Estimate
+    /// what the snapshot owns that the current value does not share: for a copy-on-write
+    /// collection that one change copied, its whole buffer.
+    ///
+    /// ```swift
+    /// let pixels = UndoableValue([UInt8](repeating: 0, count: 1 << 20), undoManager: manager)
+    /// pixels.snapshotCost = { $0.count }
+    /// manager.actionCostLimit = 64 << 20   // at most 64 snapshots of 1 MiB
+    /// ```
+    public var snapshotCost: ((Value) -> Int)?
+
     /// Whether a ``modify(actionName:_:)`` body is running, to catch a nested modify whose
     /// change the outer one would overwrite.
     private var isModifying = false
@@ -152,6 +168,10 @@ public final class UndoableValue<Value> {
         // manager not at all: the stacks hold a snapshot, never the value or the manager.
         undoManager.registerUndo(withTarget: self) { undoable in
             undoable.restore(oldValue)
+        }
+        // Only for a new change: an undo or redo step keeps the cost it was recorded with.
+        if kind == .modify, let snapshotCost {
+            undoManager.setActionCost(snapshotCost(oldValue))
         }
         return Change(oldValue: oldValue, newValue: newValue, kind: kind)
     }
