@@ -20,9 +20,59 @@ enum SnapshotWorkload {
     static func w8(items: Int, steps: Int, repetition: Int) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         try measure(DeltaDocument.self, name: "delta", items: items, steps: steps, repetition: repetition, into: &result)
+        // Second: its footprint is bounded by the budget (100 snapshots, 8 MB with the default
+        // sizes), between delta's and chunked's.
+        try measureBudget(items: items, steps: steps, repetition: repetition, into: &result)
         try measure(ChunkedSnapshotDocument.self, name: "chunked", items: items, steps: steps, repetition: repetition, into: &result)
         try measure(FlatSnapshotDocument.self, name: "flat", items: items, steps: steps, repetition: repetition, into: &result)
         return result
+    }
+
+    /// The snapshots a budget keeps in the `flat_budget` variant.
+    static let budgetSnapshots = 100
+
+    /// `flat_budget`: the `flat` pattern with each step reporting its snapshot's size
+    /// (`setActionCost`) under an `actionCostLimit` of `budgetSnapshots` snapshots. The
+    /// budget holds if the total cost never exceeds it (checked after every step), the oldest
+    /// steps go, and the resident-set growth stays near the budget however many steps run.
+    private static func measureBudget(
+        items: Int, steps: Int, repetition: Int, into result: inout RepetitionResult
+    ) throws(BenchmarkFailure) {
+        let manager = Manager.forBenchmark()
+        let snapshotBytes = items * MemoryLayout<Int>.stride
+        let budget = snapshotBytes * budgetSnapshots
+        manager.actionCostLimit = budget
+        let document = BudgetedSnapshotDocument(items: items, manager: manager)
+
+        let residentBefore = Measurement.residentKiB()
+        var highestCost = 0
+        let t0 = Measurement.now()
+        for step in 0..<steps {
+            manager.beginUndoGrouping()
+            document.increment(at: (step &* 7_919) % items)
+            manager.endUndoGrouping()
+            highestCost = max(highestCost, manager.totalActionCost)
+        }
+        let t1 = Measurement.now()
+        let residentAfter = Measurement.residentKiB()
+        let kept = min(steps, budgetSnapshots)
+        try check(highestCost <= budget && manager.undoCount == kept && manager.totalActionCost == kept * snapshotBytes,
+                  "W8 flat_budget: highest total cost \(highestCost) over the budget \(budget), or \(manager.undoCount) steps kept, expected \(kept)")
+
+        let t2 = Measurement.now()
+        for _ in 0..<kept { manager.undo() }
+        let t3 = Measurement.now()
+        try check(document.sum == steps - kept && !manager.canUndo && manager.redoCount == kept,
+                  "W8 flat_budget undo: sum \(document.sum), expected \(steps - kept)")
+
+        result.record("flat_budget_step", operations: steps, nanoseconds: t1 - t0)
+        result.record("flat_budget_undo", operations: kept, nanoseconds: t3 - t2)
+        if repetition == 0, let before = residentBefore, let after = residentAfter {
+            result.note("flat_budget_step", "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
+            result.note("flat_budget_step", "retained_bytes_total", Double(after - before) * 1024)
+            result.note("flat_budget_step", "budget_bytes", Double(budget))
+            result.note("flat_budget_step", "highest_total_cost", Double(highestCost))
+        }
     }
 
     private static func measure<Document: SteppedDocument>(
@@ -99,6 +149,32 @@ final class FlatSnapshotDocument: SteppedDocument {
 
     var sum: Int { model.items.reduce(0, +) }
     var isPristine: Bool { model.items.allSatisfy { $0 == 0 } }
+}
+
+/// The flat snapshot pattern reporting each snapshot's size to the manager's byte budget.
+final class BudgetedSnapshotDocument {
+    private(set) var items: [Int]
+    let manager: Manager
+
+    init(items: Int, manager: Manager) {
+        self.items = Array(repeating: 0, count: items)
+        self.manager = manager
+    }
+
+    func increment(at index: Int) {
+        var next = items
+        next[index] += 1
+        replace(with: next)
+        manager.setActionCost(items.count * MemoryLayout<Int>.stride)
+    }
+
+    private func replace(with next: [Int]) {
+        let old = items
+        items = next
+        manager.registerUndo(withTarget: self) { $0.replace(with: old) }
+    }
+
+    var sum: Int { items.reduce(0, +) }
 }
 
 /// The same snapshot pattern over a model stored as √items chunks, so that copy-on-write
