@@ -123,10 +123,12 @@ extension UndoManager {
     }
 
     /// After ``undoNestedGroup()`` reverted a group: `topLevel` when it was a top-level group
-    /// (no group open), `inverseKept` when its redo group stayed on the redo stack.
+    /// (no group open), `inverseKept` when its redo group stayed on the redo stack. Reports a
+    /// change of ``isClean``.
     func cleanMarkAfterUndo(topLevel: Bool, inverseKept: Bool) {
         let distance = undoStack.cleanDistance
         guard distance != UndoStack.cleanMarkUnreachable else { return }
+        defer { notifyIfCleanStateChanged(wasClean: distance == 0) }
         if topLevel {
             // An undo past the mark that left nothing to redo cannot come back to it.
             undoStack.cleanDistance = distance - 1 < 0 && !inverseKept ? UndoStack.cleanMarkUnreachable : distance - 1
@@ -138,6 +140,7 @@ extension UndoManager {
 
     /// After ``redo()`` performed a group: `topLevel` when it became a top-level group (no
     /// group open), `recorded` when registration was enabled, so that it is on the undo stack.
+    /// The caller reports a change of ``isClean`` once the redo's group is closed.
     func cleanMarkAfterRedo(topLevel: Bool, recorded: Bool) {
         let distance = undoStack.cleanDistance
         guard distance != UndoStack.cleanMarkUnreachable else { return }

@@ -25,7 +25,6 @@ extension UndoManager {
         }
         storage.pointee.isUndoing = true
         stopCoalescing()
-        let wasClean = undoStack.cleanDistance == 0
         let undoesTopLevelGroup = undoStack.nesting == 0
         let redoStepsBefore = redoStack.topLevelCount
         post(.willUndoChange)
@@ -39,8 +38,14 @@ extension UndoManager {
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
-        cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        // The common case inline: further than one step from the mark, undo only brings it one
+        // step closer, and isClean does not change.
+        let distance = undoStack.cleanDistance
+        if undoesTopLevelGroup && distance > 1 {
+            undoStack.cleanDistance = distance - 1
+        } else {
+            cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
+        }
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
         checkInvariantsInDebugBuilds()
@@ -55,7 +60,6 @@ extension UndoManager {
         }
         storage.pointee.isRedoing = true
         stopCoalescing()
-        let wasClean = undoStack.cleanDistance == 0
         let redoesTopLevelGroup = undoStack.nesting == 0
         let recorded = registrationIsEnabled
         post(.willRedoChange)
@@ -68,11 +72,20 @@ extension UndoManager {
         }
         invokeNewestGroup(ofRedoStack: true)
         // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
-        // mark is once the redone step is on the stack.
-        cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
+        // mark is once the redone step is on the stack. The common case inline: past the mark,
+        // a recorded redo moves one step further and isClean does not change.
+        let distance = undoStack.cleanDistance
+        let movesAwayFromTheMark = redoesTopLevelGroup && recorded && distance > 0
+        if movesAwayFromTheMark {
+            undoStack.cleanDistance = distance + 1
+        } else {
+            cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
+        }
         post(.checkpoint)
         route(from: "redo()") { endUndoGrouping() }
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        if !movesAwayFromTheMark {
+            notifyIfCleanStateChanged(wasClean: distance == 0)
+        }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false
         checkInvariantsInDebugBuilds()
