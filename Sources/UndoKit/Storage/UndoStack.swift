@@ -3,8 +3,9 @@
 /// and "the outermost open group" is well defined.
 ///
 /// Layout choices, all for the benchmark issue's memory and speed targets:
-/// - an entry is 16 bytes (the target's identity beside the action, so that
-///   `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers);
+/// - an entry is 32 bytes and holds its step inline (``UndoStep``: the target's identity, so
+///   that `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers,
+///   and the handler itself), so recording a closure that captures nothing allocates nothing;
 /// - an end mark records how far back its begin mark is, so reaching a closed group's
 ///   metadata or popping it is O(1);
 /// - a closed group holding exactly one action and no metadata collapses into one
@@ -18,9 +19,9 @@ struct UndoStack {
         /// Closes the group whose begin mark is `length` entries earlier.
         case end(length: Int)
         /// An action inside the innermost group open at the time it was pushed.
-        case action(ObjectIdentifier, UndoAction)
+        case action(UndoStep)
         /// A closed group made of one action and no metadata.
-        case singleton(ObjectIdentifier, UndoAction)
+        case singleton(UndoStep)
 
         // Kind tests that bind no payload, so that they copy (retain) nothing.
         var isBeginWithoutMetadata: Bool {
@@ -77,9 +78,9 @@ struct UndoStack {
         entries.append(.begin(nil))
     }
 
-    mutating func pushAction(_ action: UndoAction, target: ObjectIdentifier) {
+    mutating func pushAction(_ step: consuming UndoStep) {
         assert(!openBegins.isEmpty, "an action needs an open group")
-        entries.append(.action(target, action))
+        entries.append(.action(step))
     }
 
     /// Closes the innermost open group.
@@ -102,9 +103,9 @@ struct UndoStack {
             }
             entries.append(.end(length: 1))
         } else if length == 2, entries[begin].isBeginWithoutMetadata, entries[begin + 1].isAction,
-                  case .action(let target, let action) = entries.removeLast() {
-            // removeLast moves the action out, so the rewrite retains and releases nothing.
-            entries[begin] = .singleton(target, action)
+                  case .action(let step) = entries.removeLast() {
+            // removeLast moves the step out, so the rewrite retains and releases nothing.
+            entries[begin] = .singleton(step)
         } else {
             entries.append(.end(length: length))
         }
@@ -126,15 +127,15 @@ struct UndoStack {
     }
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) if it
-    /// is a singleton, and returns its action; the common case of undo and redo, with no
+    /// is a singleton, and returns its step; the common case of undo and redo, with no
     /// allocation.
-    mutating func popNewestSingleton() -> UndoAction? {
+    mutating func popNewestSingleton() -> UndoStep? {
         guard entries[entries.count - 1].isSingleton,
-              case .singleton(_, let action) = entries.removeLast() else { return nil }
+              case .singleton(let step) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
         }
-        return action
+        return step
     }
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) and
