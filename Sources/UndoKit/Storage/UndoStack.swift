@@ -102,10 +102,8 @@ struct UndoStack {
                 return true
             }
             entries.append(.end(length: 1))
-        } else if length == 2, entries[begin].isBeginWithoutMetadata, entries[begin + 1].isAction,
-                  case .action(let step) = entries.removeLast() {
-            // removeLast moves the step out, so the rewrite retains and releases nothing.
-            entries[begin] = .singleton(step)
+        } else if length == 2, collapseNewestGroup(beginningAt: begin) {
+            // Rewritten in place as a singleton.
         } else {
             entries.append(.end(length: length))
         }
@@ -113,6 +111,31 @@ struct UndoStack {
             dropOldestGroup()
         }
         return length == 1
+    }
+
+    /// Rewrites a closed group of exactly one action and no metadata, begin mark at `begin`
+    /// and action on top, as one `.singleton` entry; `false`, changing nothing, for any other
+    /// two entries.
+    ///
+    /// Through the buffer, so that the kind tests copy nothing and the action is moved, not
+    /// copied: subscript reads of a 32-byte entry retain its references, and the optimizer
+    /// does not remove those retains.
+    @inline(__always)
+    private mutating func collapseNewestGroup(beginningAt begin: Int) -> Bool {
+        let collapsed = entries.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let first = buffer.baseAddress! + begin
+            guard case .begin(nil) = first.pointee, case .action = (first + 1).pointee else { return false }
+            guard case .action(let step) = (first + 1).move() else { preconditionFailure("unreachable") }
+            // The begin mark holds no reference, so overwriting it releases nothing; the
+            // moved-from slot gets a payload-free value for the removal below.
+            first.initialize(to: .singleton(step))
+            (first + 1).initialize(to: .end(length: 0))
+            return true
+        }
+        if collapsed {
+            entries.removeLast()
+        }
+        return collapsed
     }
 
     // MARK: Popping and trimming
