@@ -25,15 +25,15 @@ extension UndoStack {
                     frames.append(Frame(begin: write))
                     buffer.swapAt(write, read)
                     write += 1
-                case .action(let step):
+                case .action(let id, _, _):
                     if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    if step.targetID != target {
+                    if id != target {
                         buffer.swapAt(write, read)
                         write += 1
                     }
-                case .singleton(let step):
+                case .singleton(let id, _, _):
                     if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    if step.targetID != target {
+                    if id != target {
                         buffer.swapAt(write, read)
                         write += 1
                     } else if frames.isEmpty {
@@ -66,8 +66,8 @@ extension UndoStack {
     func containsAction(on target: ObjectIdentifier) -> Bool {
         for index in head..<entries.count {
             switch entries[index] {
-            case .action(let step), .singleton(let step):
-                if step.targetID == target { return true }
+            case .action(let id, _, _), .singleton(let id, _, _):
+                if id == target { return true }
             case .begin, .end:
                 continue
             }

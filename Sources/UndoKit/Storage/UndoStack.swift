@@ -19,9 +19,31 @@ struct UndoStack {
         /// Closes the group whose begin mark is `length` entries earlier.
         case end(length: Int)
         /// An action inside the innermost group open at the time it was pushed.
-        case action(UndoStep)
+        ///
+        /// The step's fields as separate values rather than one ``UndoStep``, so that a scan
+        /// can bind the target identity alone (`case .action(let id, _, _)`) without copying,
+        /// and so retaining, the owner and the handler's context.
+        case action(ObjectIdentifier, UndoStepOwner, ErasedHandler)
         /// A closed group made of one action and no metadata.
-        case singleton(UndoStep)
+        case singleton(ObjectIdentifier, UndoStepOwner, ErasedHandler)
+
+        static func action(_ step: consuming UndoStep) -> Entry {
+            .action(step.targetID, step.owner, step.handler)
+        }
+
+        static func singleton(_ step: consuming UndoStep) -> Entry {
+            .singleton(step.targetID, step.owner, step.handler)
+        }
+
+        /// The step of an action or singleton entry.
+        var step: UndoStep? {
+            switch self {
+            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
+                UndoStep(targetID: id, owner: owner, handler: handler)
+            case .begin, .end:
+                nil
+            }
+        }
 
         // Kind tests that bind no payload, so that they copy (retain) nothing.
         var isBeginWithoutMetadata: Bool {
@@ -125,10 +147,10 @@ struct UndoStack {
         let collapsed = entries.withUnsafeMutableBufferPointer { buffer -> Bool in
             let first = buffer.baseAddress! + begin
             guard case .begin(nil) = first.pointee, case .action = (first + 1).pointee else { return false }
-            guard case .action(let step) = (first + 1).move() else { preconditionFailure("unreachable") }
+            guard case .action(let id, let owner, let handler) = (first + 1).move() else { preconditionFailure("unreachable") }
             // The begin mark holds no reference, so overwriting it releases nothing; the
             // moved-from slot gets a payload-free value for the removal below.
-            first.initialize(to: .singleton(step))
+            first.initialize(to: .singleton(id, owner, handler))
             (first + 1).initialize(to: .end(length: 0))
             return true
         }
@@ -154,11 +176,11 @@ struct UndoStack {
     /// allocation.
     mutating func popNewestSingleton() -> UndoStep? {
         guard entries[entries.count - 1].isSingleton,
-              case .singleton(let step) = entries.removeLast() else { return nil }
+              case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
         }
-        return step
+        return UndoStep(targetID: id, owner: owner, handler: handler)
     }
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) and

@@ -26,6 +26,12 @@ struct UndoStep {
         self.handler = handler
     }
 
+    init(targetID: ObjectIdentifier, owner: UndoStepOwner, handler: ErasedHandler) {
+        self.targetID = targetID
+        self.owner = owner
+        self.handler = handler
+    }
+
     init(command: CommandEntry) {
         self.targetID = command.modelID
         self.owner = command

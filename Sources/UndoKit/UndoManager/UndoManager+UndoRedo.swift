@@ -80,7 +80,8 @@ extension UndoManager {
         // retain its owner and context, and the array's release release them again).
         while let entry = entries.popLast() {
             switch consume entry {
-            case .action(let step), .singleton(let step):
+            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
+                let step = UndoStep(targetID: id, owner: owner, handler: handler)
                 if storage.pointee.invocationWasAborted { return }
                 if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
