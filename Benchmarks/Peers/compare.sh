@@ -75,6 +75,7 @@ run() { # impl workload n [extra args...]
     local cmd
     case $impl in
         undokit) cmd=("$UNDOKIT" --in-process --json --repetitions 1) ;;
+        undokit-commands) cmd=("$UNDOKIT" --in-process --json --repetitions 1 --api commands) ;;
         qt) cmd=("$QT" --repetitions 1) ;;
         gnustep) cmd=("$GNUSTEP" --repetitions 1) ;;
     esac
@@ -94,15 +95,17 @@ run() { # impl workload n [extra args...]
 w5_args() { # impl
     case $1 in
         gnustep) echo "--w5-calls $GNUSTEP_W5_CALLS" ;;
-        undokit) [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
+        undokit | undokit-commands) [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
     esac
     return 0
 }
 
-impls=(undokit qt gnustep)
+# UndoKit twice: its closure API (Apple's registerUndo(withTarget:handler:)) and its command
+# API (perform(_:on:) with an UndoableCommand, --api commands), each racing on its own terms.
+impls=(undokit undokit-commands qt gnustep)
 for ((rep = 0; rep < REPS; rep++)); do
     # Rotate the order each repetition so no implementation always runs first.
-    order=("${impls[@]:rep % 3}" "${impls[@]:0:rep % 3}")
+    order=("${impls[@]:rep % 4}" "${impls[@]:0:rep % 4}")
     run undokit floor "$N"
     for w in W1 W2 W3 W4 W5; do
         for impl in "${order[@]}"; do
@@ -124,6 +127,7 @@ if [ "$SWEEP" != 0 ]; then
         for impl in "${order[@]}"; do
             case $impl in
                 undokit) cmd=("$UNDOKIT" --in-process --json) ;;
+                undokit-commands) cmd=("$UNDOKIT" --in-process --json --api commands) ;;
                 qt) cmd=("$QT") ;;
                 gnustep) cmd=("$GNUSTEP") ;;
             esac

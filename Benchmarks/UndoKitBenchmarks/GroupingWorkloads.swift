@@ -3,6 +3,10 @@ import UndoKit
 
 /// W1–W6: the shapes of undo history an app produces, each timed per action and each
 /// ending with a check of the final state, so a fast wrong answer never becomes a number.
+///
+/// `api` chooses how the counter records its actions: closures registered with
+/// `registerUndo(withTarget:handler:)`, or commands performed with `perform(_:on:)`. Groups,
+/// phases and checks are the same for both.
 enum GroupingWorkloads {
     /// W1: N groups of one action each; undo all; redo all. Also the basis of W7.
     ///
@@ -10,11 +14,11 @@ enum GroupingWorkloads {
     /// divided by N. Only the first repetition reports it: later ones reuse memory the
     /// previous repetition freed, and would report close to nothing.
     static func w1(
-        n: Int, repetition: Int, postsNotifications: Bool = false, phaseSuffix: String = ""
+        n: Int, repetition: Int, api: API = .closures, postsNotifications: Bool = false, phaseSuffix: String = ""
     ) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(postsNotifications: postsNotifications)
-        let counter = Counter(manager: manager)
+        let counter = Counter(manager: manager, api: api)
         let register = "register" + phaseSuffix
 
         let residentBefore = Measurement.residentKiB()
@@ -39,10 +43,10 @@ enum GroupingWorkloads {
     }
 
     /// W2: one group of N actions; undo it; redo it.
-    static func w2(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+    static func w2(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager)
+        let counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         manager.beginUndoGrouping()
@@ -60,11 +64,11 @@ enum GroupingWorkloads {
     }
 
     /// W3: N/10 top-level groups, each nesting groups 10 deep with one action per level.
-    static func w3(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+    static func w3(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let depth = 10, groups = n / depth, actions = groups * depth
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager)
+        let counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<groups {
@@ -87,12 +91,12 @@ enum GroupingWorkloads {
 
     /// W4: `levelsOfUndo = 100` and N single-action groups, so all but the last 100 groups
     /// are trimmed while registering; then undo and redo the 100 that are kept.
-    static func w4(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+    static func w4(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let kept = 100
         let manager = Manager.forBenchmark()
         manager.levelsOfUndo = kept
-        let counter = Counter(manager: manager)
+        let counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<n {
@@ -129,12 +133,12 @@ enum GroupingWorkloads {
     /// all actions still held (undo and redo stacks) when it starts. `maxCalls` times only
     /// the first calls, for implementations too slow to time all 1,000; the rest are then
     /// removed untimed so the final check still covers every target.
-    static func w5(n: Int, maxCalls: Int?) throws(BenchmarkFailure) -> RepetitionResult {
+    static func w5(n: Int, maxCalls: Int?, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let targetCount = 1_000, undone = n / 2
         let timedCalls = min(maxCalls ?? targetCount, targetCount)
         let manager = Manager.forBenchmark()
-        let targets = (0..<targetCount).map { _ in Counter(manager: manager) }
+        let targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
 
         let t0 = Measurement.now()
         for i in 0..<n {
@@ -182,11 +186,11 @@ enum GroupingWorkloads {
 
     /// W6: `groupsByEvent = true`; N events, each one registration followed by a run-loop
     /// tick that closes the automatic group; undo all; redo all.
-    static func w6(n: Int) throws(BenchmarkFailure) -> RepetitionResult {
+    static func w6(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(groupsByEvent: true)
         let runLoop = manager.runLoop
-        let counter = Counter(manager: manager)
+        let counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<n {

@@ -5,6 +5,8 @@ struct Options {
     /// Every workload, in the order they run when none is named. The floor runs first so a
     /// reader sees the reference cost before the numbers it bounds.
     static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+    /// The workloads that record through a ``Counter`` and so can use either ``API``.
+    static let commandWorkloads = ["W1", "W2", "W3", "W4", "W5", "W6"]
 
     var n = 1_000_000
     var workloads = Options.allWorkloads
@@ -19,10 +21,13 @@ struct Options {
     /// W8's model size and number of steps (the issue's 10,000 and 10,000).
     var w8Items = 10_000
     var w8Steps = 10_000
+    /// How W1–W6 record their actions.
+    var api = API.closures
 
     static let usage = """
         usage: undokit-bench [--n N] [--workload W1,W2,…] [--repetitions K] [--json] [--quick]
                              [--in-process] [--w5-calls C] [--w8-items I] [--w8-steps S]
+                             [--api closures|commands]
 
           --n N            actions per workload (default 1,000,000)
           --workload LIST  comma-separated subset of: \(allWorkloads.joined(separator: ","))
@@ -34,12 +39,15 @@ struct Options {
           --w5-calls C     time only the first C of W5's 1,000 removeAllActions(withTarget:) calls
           --w8-items I     items in W8's model (default 10,000)
           --w8-steps S     steps in W8 (default 10,000)
+          --api A          how W1–W6 record: closures (registerUndo(withTarget:handler:), the
+                           default) or commands (perform(_:on:) with an UndoableCommand; impl
+                           "undokit-commands"; runs W1–W6 only, all of them when none is named)
         """
 
     /// Parses `arguments` (without the executable). Throws a message suitable for stderr.
     static func parse(_ arguments: [String]) throws(OptionsError) -> Options {
         var options = Options()
-        var explicitN = false, explicitRepetitions = false, explicitSteps = false
+        var explicitN = false, explicitRepetitions = false, explicitSteps = false, explicitWorkloads = false
         var iterator = arguments.makeIterator()
 
         func value(for flag: String) throws(OptionsError) -> String {
@@ -62,6 +70,13 @@ struct Options {
                 explicitN = true
             case "--workload", "--workloads":
                 options.workloads = try parseWorkloads(value(for: argument))
+                explicitWorkloads = true
+            case "--api":
+                let name = try value(for: argument)
+                guard let api = API(rawValue: name) else {
+                    throw OptionsError("--api needs one of \(API.allCases.map(\.rawValue).joined(separator: ", ")), got \(name)")
+                }
+                options.api = api
             case "--repetitions":
                 options.repetitions = try count(for: argument, minimum: 1)
                 explicitRepetitions = true
@@ -75,6 +90,15 @@ struct Options {
                 explicitSteps = true
             case "--help", "-h": throw OptionsError(usage, isHelp: true)
             default: throw OptionsError("unknown option \(argument)\n\(usage)")
+            }
+        }
+        if options.api == .commands {
+            if !explicitWorkloads {
+                options.workloads = commandWorkloads
+            }
+            let unsupported = options.workloads.filter { !commandWorkloads.contains($0) }
+            guard unsupported.isEmpty else {
+                throw OptionsError("--api commands runs \(commandWorkloads.joined(separator: ",")) only, not \(unsupported.joined(separator: ","))")
             }
         }
         // --quick only supplies defaults, so `--quick --n 50000` still means 50,000.
@@ -106,6 +130,7 @@ struct Options {
             "--w8-items", String(w8Items), "--w8-steps", String(w8Steps), "--json", "--in-process",
         ]
         if let w5Calls { arguments += ["--w5-calls", String(w5Calls)] }
+        if api != .closures { arguments += ["--api", api.rawValue] }
         return arguments
     }
 }

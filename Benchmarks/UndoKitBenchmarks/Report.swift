@@ -82,7 +82,7 @@ enum Report {
     static func tableHeader(_ options: Options) -> String {
         let mode = options.inProcess ? "all workloads in one process" : "one process per workload"
         return """
-            undokit-bench: N = \(grouped(options.n)), \(options.repetitions) repetition(s), \(mode)
+            undokit-bench: N = \(grouped(options.n)), \(options.repetitions) repetition(s), \(mode), \(options.api.rawValue) API
             notifications off except in W7; explicit groups except in W6; ns per operation, median (min)
 
             \(pad("phase", 22)) \(pad("n", 11, right: true)) \(pad("ns/op", 12, right: true)) \(pad("(min)", 12, right: true)) \(pad("peak RSS", 11, right: true))  notes

@@ -33,7 +33,7 @@ enum Runner {
             repetitions.append(try runOnce(workload, options: options, repetition: repetition))
         }
         return PhaseSummary.summarize(
-            impl: workload == "floor" ? "floor" : "undokit", workload: workload,
+            impl: workload == "floor" ? "floor" : options.api.impl, workload: workload,
             repetitions: repetitions, peakResidentKiB: Measurement.peakResidentKiB())
     }
 
@@ -43,12 +43,12 @@ enum Runner {
         let n = options.n
         switch workload {
         case "floor": return try FloorWorkload.floor(n: n)
-        case "W1": return try GroupingWorkloads.w1(n: n, repetition: repetition)
-        case "W2": return try GroupingWorkloads.w2(n: n)
-        case "W3": return try GroupingWorkloads.w3(n: n)
-        case "W4": return try GroupingWorkloads.w4(n: n)
-        case "W5": return try GroupingWorkloads.w5(n: n, maxCalls: options.w5Calls)
-        case "W6": return try GroupingWorkloads.w6(n: n)
+        case "W1": return try GroupingWorkloads.w1(n: n, repetition: repetition, api: options.api)
+        case "W2": return try GroupingWorkloads.w2(n: n, api: options.api)
+        case "W3": return try GroupingWorkloads.w3(n: n, api: options.api)
+        case "W4": return try GroupingWorkloads.w4(n: n, api: options.api)
+        case "W5": return try GroupingWorkloads.w5(n: n, maxCalls: options.w5Calls, api: options.api)
+        case "W6": return try GroupingWorkloads.w6(n: n, api: options.api)
         case "W7": return try NotificationWorkload.w7(n: n, repetition: repetition)
         case "W8": return try SnapshotWorkload.w8(items: options.w8Items, steps: options.w8Steps, repetition: repetition)
         default: throw BenchmarkFailure(description: "unknown workload \(workload)")

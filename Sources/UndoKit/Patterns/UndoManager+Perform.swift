@@ -7,8 +7,11 @@ extension UndoManager {
     /// so a command that records state in `execute` (the item a removal took out) finds that
     /// state in `undo`.
     ///
-    /// The step is an ordinary registration with `model` as the target, so everything about
-    /// registrations applies: it joins the open group (or opens the event's automatic group),
+    /// The step is an ordinary registration with `model` as the target (on an instance of a
+    /// subclass, literally a call to ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``,
+    /// so overrides see each step and each inverse; on a plain manager, the command is
+    /// recorded in one allocation and moves between the stacks, so undo and redo allocate
+    /// nothing), so everything about registrations applies: it joins the open group (or opens the event's automatic group),
     /// clears the redo stack, counts against ``levelsOfUndo``, posts the usual notifications,
     /// and is skipped if `model` is gone by the time it is undone. Call
     /// ``removeAllActions(withTarget:)`` with `model` to forget its steps.
@@ -40,7 +43,20 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        registerUndo(of: command, on: model)
+        if storage.pointee.isSubclassInstance {
+            // A subclass may override registerUndo(withTarget:handler:): it sees every step,
+            // and each inverse, there.
+            registerUndo(of: command, on: model)
+        } else if registrationIsEnabled {
+            // A plain manager records the command itself, in the one allocation of its
+            // CommandEntry, whose step moves between the stacks on undo and redo. Observably
+            // the same registration: nothing but an override could tell.
+            let entryType = cachedClass(
+                TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
+                in: &storage.pointee.commandEntryClassCache
+            )
+            register(UndoStep(command: entryType.init(command, on: model, runsExecute: false)))
+        }
         // Read after execute, so that a name can describe what execute found ("Delete Milk").
         let name = command.actionName
         if !name.isEmpty {

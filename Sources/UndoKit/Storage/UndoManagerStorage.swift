@@ -26,10 +26,14 @@ struct UndoManagerStorage {
     /// Whether `coordinator` is set, kept beside it so the registration path tests a flag
     /// instead of loading a weak reference.
     var isCoordinated = false
-    /// The registration path's one-entry cache: the target type last registered and its
-    /// `HandlerAction` class (see ``UndoManager/actionType(for:)``).
-    var lastActionTypeKey: ObjectIdentifier?
-    var lastActionType: AnyClass?
+    /// The registration path's caches (see ``UndoManager/actionTarget(for:id:)``): the
+    /// ``ActionTarget`` last made, which the next registration on the same object shares, and
+    /// the generic classes last instantiated (see ``UndoManager/cachedClass(_:key:in:)``).
+    var lastTarget: ActionTarget?
+    var commandEntryClassCache = ClassCache()
+    /// While a step's handler runs: its ``ActionTarget``, which registrations on the same
+    /// object share. Unretained: the running step holds the target until this is reset.
+    var invokingTarget: Unmanaged<ActionTarget>?
     /// Whether the manager is an instance of a subclass, which may override the registration
     /// overloads; set once by the initializers, so the registration path tests a flag rather
     /// than the metatype.
@@ -57,6 +61,12 @@ struct UndoManagerStorage {
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
 
     init() {}
+}
+
+/// A one-entry cache of a generic class's metadata, keyed by its generic argument.
+struct ClassCache {
+    var key: ObjectIdentifier?
+    var type: AnyClass?
 }
 
 /// Where the registration being made is in its pass through the two

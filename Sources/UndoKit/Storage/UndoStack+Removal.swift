@@ -35,13 +35,13 @@ extension UndoStack {
                     if frames.count == 1 { topLevelSeen += 1 }
                     buffer.swapAt(write, read)
                     write += 1
-                case .action(let id, _):
+                case .action(let id, _, _):
                     if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
                     if id != target {
                         buffer.swapAt(write, read)
                         write += 1
                     }
-                case .singleton(let id, _):
+                case .singleton(let id, _, _):
                     if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
                     if id != target {
                         buffer.swapAt(write, read)
@@ -87,7 +87,7 @@ extension UndoStack {
     func containsAction(on target: ObjectIdentifier) -> Bool {
         for index in head..<entries.count {
             switch entries[index] {
-            case .action(let id, _), .singleton(let id, _):
+            case .action(let id, _, _), .singleton(let id, _, _):
                 if id == target { return true }
             case .begin, .end:
                 continue

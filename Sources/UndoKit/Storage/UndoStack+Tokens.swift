@@ -75,11 +75,11 @@ extension UndoStack {
     mutating func tagNewestClosedTopLevelGroup(with token: UInt64) {
         precondition(openBegins.isEmpty && newestIsClosedGroup, "UndoStack: no closed top-level group to tag")
         let last = entries.count - 1
-        if case .singleton(let target, let action) = entries[last] {
+        if case .singleton(let id, let owner, let handler) = entries[last] {
             let metadata = GroupMetadata()
             metadata.coordinatorToken = token
             entries[last] = .begin(metadata)
-            entries.append(.action(target, action))
+            entries.append(.action(id, owner, handler))
             entries.append(.end(length: 2))
         } else {
             metadata(ofGroupStartingAt: groupStart(endingAt: last)).coordinatorToken = token
@@ -136,10 +136,10 @@ extension UndoStack {
             }
             let metadata: GroupMetadata
             switch entries[start] {
-            case .singleton(let target, let action):
+            case .singleton(let id, let owner, let handler):
                 metadata = GroupMetadata()
                 rebuilt.append(.begin(metadata))
-                rebuilt.append(.action(target, action))
+                rebuilt.append(.action(id, owner, handler))
                 rebuilt.append(.end(length: 2))
             case .begin(let existing):
                 metadata = existing ?? GroupMetadata()

@@ -3,8 +3,9 @@
 /// and "the outermost open group" is well defined.
 ///
 /// Layout choices, all for the benchmark issue's memory and speed targets:
-/// - an entry is 16 bytes (the target's identity beside the action, so that
-///   `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers);
+/// - an entry is 32 bytes and holds its step inline (``UndoStep``: the target's identity, so
+///   that `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers,
+///   and the handler itself), so recording a closure that captures nothing allocates nothing;
 /// - an end mark records how far back its begin mark is, so reaching a closed group's
 ///   metadata or popping it is O(1);
 /// - a closed group holding exactly one action and no metadata collapses into one
@@ -18,9 +19,31 @@ struct UndoStack {
         /// Closes the group whose begin mark is `length` entries earlier.
         case end(length: Int)
         /// An action inside the innermost group open at the time it was pushed.
-        case action(ObjectIdentifier, UndoAction)
+        ///
+        /// The step's fields as separate values rather than one ``UndoStep``, so that a scan
+        /// can bind the target identity alone (`case .action(let id, _, _)`) without copying,
+        /// and so retaining, the owner and the handler's context.
+        case action(ObjectIdentifier, UndoStepOwner, ErasedHandler)
         /// A closed group made of one action and no metadata.
-        case singleton(ObjectIdentifier, UndoAction)
+        case singleton(ObjectIdentifier, UndoStepOwner, ErasedHandler)
+
+        static func action(_ step: consuming UndoStep) -> Entry {
+            .action(step.targetID, step.owner, step.handler)
+        }
+
+        static func singleton(_ step: consuming UndoStep) -> Entry {
+            .singleton(step.targetID, step.owner, step.handler)
+        }
+
+        /// The step of an action or singleton entry.
+        var step: UndoStep? {
+            switch self {
+            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
+                UndoStep(targetID: id, owner: owner, handler: handler)
+            case .begin, .end:
+                nil
+            }
+        }
 
         // Kind tests that bind no payload, so that they copy (retain) nothing.
         var isBeginWithoutMetadata: Bool {
@@ -96,9 +119,9 @@ struct UndoStack {
         entries.append(.begin(nil))
     }
 
-    mutating func pushAction(_ action: UndoAction, target: ObjectIdentifier) {
+    mutating func pushAction(_ step: consuming UndoStep) {
         assert(!openBegins.isEmpty, "an action needs an open group")
-        entries.append(.action(target, action))
+        entries.append(.action(step))
     }
 
     /// Closes the innermost open group.
@@ -120,10 +143,8 @@ struct UndoStack {
                 return true
             }
             entries.append(.end(length: 1))
-        } else if length == 2, entries[begin].isBeginWithoutMetadata, entries[begin + 1].isAction,
-                  case .action(let target, let action) = entries.removeLast() {
-            // removeLast moves the action out, so the rewrite retains and releases nothing.
-            entries[begin] = .singleton(target, action)
+        } else if length == 2, collapseNewestGroup(beginningAt: begin) {
+            // Rewritten in place as a singleton.
         } else {
             entries.append(.end(length: length))
         }
@@ -131,6 +152,31 @@ struct UndoStack {
             trimAfterTopLevelClose()
         }
         return length == 1
+    }
+
+    /// Rewrites a closed group of exactly one action and no metadata, begin mark at `begin`
+    /// and action on top, as one `.singleton` entry; `false`, changing nothing, for any other
+    /// two entries.
+    ///
+    /// Through the buffer, so that the kind tests copy nothing and the action is moved, not
+    /// copied: subscript reads of a 32-byte entry retain its references, and the optimizer
+    /// does not remove those retains.
+    @inline(__always)
+    private mutating func collapseNewestGroup(beginningAt begin: Int) -> Bool {
+        let collapsed = entries.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let first = buffer.baseAddress! + begin
+            guard case .begin(nil) = first.pointee, case .action = (first + 1).pointee else { return false }
+            guard case .action(let id, let owner, let handler) = (first + 1).move() else { preconditionFailure("unreachable") }
+            // The begin mark holds no reference, so overwriting it releases nothing; the
+            // moved-from slot gets a payload-free value for the removal below.
+            first.initialize(to: .singleton(id, owner, handler))
+            (first + 1).initialize(to: .end(length: 0))
+            return true
+        }
+        if collapsed {
+            entries.removeLast()
+        }
+        return collapsed
     }
 
     // MARK: Popping and trimming
@@ -145,15 +191,15 @@ struct UndoStack {
     }
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) if it
-    /// is a singleton, and returns its action; the common case of undo and redo, with no
+    /// is a singleton, and returns its step; the common case of undo and redo, with no
     /// allocation.
-    mutating func popNewestSingleton() -> UndoAction? {
+    mutating func popNewestSingleton() -> UndoStep? {
         guard entries[entries.count - 1].isSingleton,
-              case .singleton(_, let action) = entries.removeLast() else { return nil }
+              case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
         }
-        return action
+        return UndoStep(targetID: id, owner: owner, handler: handler)
     }
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) and

@@ -84,32 +84,59 @@ extension UndoManager {
         }
     }
 
-    /// Stores the handler as an action on the current stack.
+    /// Stores the handler as a step on the current stack.
     @inline(__always)
     private func record<TargetType: AnyObject>(_ handler: @escaping (TargetType) -> Void, on target: TargetType) {
         guard registrationIsEnabled else { return }
-        register(actionType(for: TargetType.self).init(target: target, handler: handler), on: ObjectIdentifier(target))
+        let id = ObjectIdentifier(target)
+        register(UndoStep(targetID: id, target: actionTarget(for: target, id: id), handler: ErasedHandler(handler)))
     }
 
-    /// `HandlerAction<TargetType>.self`, from a per-manager cache.
+    /// The ``ActionTarget`` a handler taking a `TargetType` is recorded with: the one of the
+    /// step being invoked or of the previous registration when it is the same object and
+    /// handler type, otherwise a new one.
+    @inline(__always)
+    func actionTarget<TargetType: AnyObject>(for target: TargetType, id: ObjectIdentifier) -> ActionTarget {
+        let typeKey = ObjectIdentifier(TargetType.self)
+        // While a handler runs, its step holds the invoking target and the handler's caller
+        // holds its object, so equal identifiers are the same live object: the common case of
+        // an undo registering its redo, which then costs no weak load.
+        if let invoking = storage.pointee.invokingTarget?.takeUnretainedValue(),
+           invoking.id == id, invoking.handlerTypeKey == typeKey {
+            return invoking
+        }
+        // Equal identifiers alone could be a dead object's address reused by a new one; the
+        // weak load proves the cached target references this very object.
+        if let last = storage.pointee.lastTarget, last.id == id, last.handlerTypeKey == typeKey, last.object === target {
+            return last
+        }
+        let created = ActionTarget(object: target, id: id, handlerTypeKey: typeKey)
+        storage.pointee.lastTarget = created
+        return created
+    }
+
+    /// `type`, a generic class's metadata, from a per-manager one-entry `cache` keyed by its
+    /// generic argument (`key`).
     ///
     /// Naming a generic class's instance type makes the runtime look its metadata up in a
-    /// global table on every call (about 330 instructions, a third of a registration);
-    /// allocating through a cached metatype skips that. The bit cast is sound because the
-    /// cache entry was made for the same `TargetType`, which the identifier comparison
-    /// proves.
-    func actionType<TargetType: AnyObject>(for _: TargetType.Type) -> HandlerAction<TargetType>.Type {
-        let key = ObjectIdentifier(TargetType.self)
-        if storage.pointee.lastActionTypeKey == key, let cached = storage.pointee.lastActionType {
-            return unsafeBitCast(cached, to: HandlerAction<TargetType>.Type.self)
+    /// global table on every call (about 330 instructions); allocating through a cached
+    /// metatype skips that. The bit cast is sound because the cache entry was made from the
+    /// same `type` expression for the same generic argument, which the key comparison proves.
+    @inline(__always)
+    func cachedClass<Class: AnyObject>(
+        _ type: @autoclosure () -> Class.Type, key: ObjectIdentifier, in cache: inout ClassCache
+    ) -> Class.Type {
+        if cache.key == key, let cached = cache.type {
+            return unsafeBitCast(cached, to: Class.Type.self)
         }
-        storage.pointee.lastActionTypeKey = key
-        storage.pointee.lastActionType = HandlerAction<TargetType>.self
-        return HandlerAction<TargetType>.self
+        let resolved = type()
+        cache = ClassCache(key: key, type: resolved)
+        return resolved
     }
 
-    /// Spec R2–R7: every registration ends here.
-    func register(_ action: UndoAction, on target: ObjectIdentifier) {
+    /// Spec R2–R7: every registration ends here (a performed command's too, and the step a
+    /// command moves to the other stack when it is undone or redone).
+    func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
                 let wasClean = undoStack.cleanDistance == 0
@@ -124,7 +151,7 @@ extension UndoManager {
         guard currentStack.nesting > 0 else {
             programmerError(in: PublicCall("registerUndo(withTarget:handler:)"), "must begin a group before registering undo")
         }
-        currentStack.pushAction(action, target: target)
+        currentStack.pushAction(step)
         checkInvariantsInDebugBuilds()
     }
 

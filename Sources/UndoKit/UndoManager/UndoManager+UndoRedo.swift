@@ -91,29 +91,47 @@ extension UndoManager {
         checkInvariantsInDebugBuilds()
     }
 
-    /// Pops the newest closed group of a stack and runs its operations newest first,
-    /// descending into nested groups. The group leaves the stack before any operation runs,
-    /// so operations may change the stacks freely.
+    /// Pops the newest closed group of a stack and runs its steps newest first, descending
+    /// into nested groups. The group leaves the stack before any step runs, so steps may
+    /// change the stacks freely.
     func invokeNewestGroup(ofRedoStack: Bool) {
         let stack = stacks + (ofRedoStack ? 1 : 0)
-        if let action = stack.pointee.popNewestSingleton() {
-            action.invoke()
+        if let step = stack.pointee.popNewestSingleton() {
+            invoke(step)
             return
         }
-        let entries = stack.pointee.popNewestGroup()
+        var entries = stack.pointee.popNewestGroup()
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
-        for entry in entries.reversed() {
-            switch entry {
-            case .action(let target, let action), .singleton(let target, let action):
+        // Popped one by one, so each step is moved out rather than copied (a copy would
+        // retain its owner and context, and the array's release release them again).
+        while let entry = entries.popLast() {
+            switch consume entry {
+            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
+                let step = UndoStep(targetID: id, owner: owner, handler: handler)
                 if storage.pointee.invocationWasAborted { return }
-                if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(target) {
+                if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
-                action.invoke()
+                invoke(step)
             case .begin, .end:
                 continue
             }
+        }
+    }
+
+    /// Runs one popped step: a handler on its target, if alive; or a command, whose step then
+    /// moves to the current stack as its own inverse, where the registration a handler would
+    /// make goes (spec R2–R7), so undo and redo allocate nothing.
+    @inline(__always)
+    private func invoke(_ step: consuming UndoStep) {
+        if !step.owner.isCommand {
+            unsafeDowncast(step.owner, to: ActionTarget.self).invoke(step.handler, in: self)
+            return
+        }
+        let command = unsafeDowncast(step.owner, to: CommandEntry.self)
+        if command.run() && registrationIsEnabled {
+            register(step)
         }
     }
 }
