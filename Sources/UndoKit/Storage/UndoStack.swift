@@ -299,16 +299,20 @@ struct UndoStack {
     /// Apple's top-level mark (spec B, `TM`): the outermost open group if one is open,
     /// otherwise the newest closed top-level group.
     var topMetadata: GroupMetadata? {
-        if let outermost = openBegins.first {
-            guard case .begin(let metadata) = entries[outermost] else {
-                preconditionFailure("UndoStack: open group index does not hold a begin mark")
+        // Inlined into undo and redo, which read it on every call; left to the optimizer, the
+        // getter stopped being inlined there once they grew by the clean mark's few lines.
+        @inline(__always) get {
+            if let outermost = openBegins.first {
+                guard case .begin(let metadata) = entries[outermost] else {
+                    preconditionFailure("UndoStack: open group index does not hold a begin mark")
+                }
+                return metadata
+            }
+            guard !isEmpty, case .begin(let metadata) = entries[groupStart(endingAt: entries.count - 1)] else {
+                return nil
             }
             return metadata
         }
-        guard !isEmpty, case .begin(let metadata) = entries[groupStart(endingAt: entries.count - 1)] else {
-            return nil
-        }
-        return metadata
     }
 
     /// The metadata of the outermost open group, created if it has none yet.
