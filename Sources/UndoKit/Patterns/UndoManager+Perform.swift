@@ -40,7 +40,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        registerUndo(of: command, on: model)
+        record(CommandAction(command, on: model, runsExecute: false, manager: self), on: model)
         // Read after execute, so that a name can describe what execute found ("Delete Milk").
         let name = command.actionName
         if !name.isEmpty {
@@ -48,30 +48,24 @@ extension UndoManager {
         }
     }
 
-    // The handlers capture the manager unowned: they live in this manager's stacks, so they
-    // can only run while it is alive, and a strong capture would make the manager own itself.
-    // Each handler captures the command by value and mutates a copy, so undoing or redoing
-    // one step never changes the command another step recorded.
-
-    private func registerUndo<Command: UndoableCommand>(
-        of command: Command,
-        on model: Command.Model
-    ) where Command.Model: AnyObject {
-        registerUndo(withTarget: model) { [unowned self] model in
-            var command = command
-            command.undo(on: model)
-            registerRedo(of: command, on: model)
+    /// Records a command's step as a registration on `model`.
+    ///
+    /// A plain manager pushes the action at once. A subclass's manager passes the
+    /// registration through `registerUndo(withTarget:handler:)`, so its overrides see it as
+    /// they see every registration; when the call reaches the base implementation, that
+    /// records `action` itself rather than the handler (which only invokes it), so the step
+    /// stays a command that persisted history can read. An override that hands `super` a
+    /// handler of its own for the same target therefore does not change what runs.
+    func record<Command: UndoableCommand>(_ action: CommandAction<Command>, on model: Command.Model) {
+        guard storage.pointee.isSubclassInstance else {
+            if registrationIsEnabled {
+                register(action, on: ObjectIdentifier(model))
+            }
+            return
         }
-    }
-
-    private func registerRedo<Command: UndoableCommand>(
-        of command: Command,
-        on model: Command.Model
-    ) where Command.Model: AnyObject {
-        registerUndo(withTarget: model) { [unowned self] model in
-            var command = command
-            command.execute(on: model)
-            registerUndo(of: command, on: model)
-        }
+        let outerPending = storage.pointee.pendingCommand
+        storage.pointee.pendingCommand = (action, ObjectIdentifier(model))
+        registerUndo(withTarget: model) { [action] _ in action.invoke() }
+        storage.pointee.pendingCommand = outerPending
     }
 }

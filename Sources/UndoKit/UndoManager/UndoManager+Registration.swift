@@ -88,6 +88,11 @@ extension UndoManager {
     @inline(__always)
     private func record<TargetType: AnyObject>(_ handler: @escaping (TargetType) -> Void, on target: TargetType) {
         guard registrationIsEnabled else { return }
+        if let pending = storage.pointee.pendingCommand, pending.model == ObjectIdentifier(target) {
+            storage.pointee.pendingCommand = nil
+            register(pending.action, on: pending.model)
+            return
+        }
         register(actionType(for: TargetType.self).init(target: target, handler: handler), on: ObjectIdentifier(target))
     }
 
