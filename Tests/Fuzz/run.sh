@@ -26,10 +26,14 @@ cd "$root"
 
 flags=(-O -g -parse-as-library -swift-version 6 -sanitize="$sanitizers")
 
+# The sources live in concept folders; list them all, in a stable order.
+mapfile -t undokit_sources < <(find Sources/UndoKit -name '*.swift' | sort)
+mapfile -t todokit_sources < <(find Sources/TODOKit -name '*.swift' | sort)
+
 echo "fuzz: building UndoKit" >&2
 swiftc "${flags[@]}" -enable-testing -module-name UndoKit \
     -emit-library -static -emit-module -emit-module-path "$build/modules/UndoKit.swiftmodule" \
-    -o "$build/modules/libUndoKit.a" Sources/UndoKit/*.swift
+    -o "$build/modules/libUndoKit.a" "${undokit_sources[@]}"
 
 harnesses=(Tests/Fuzz/*.swift)
 failed=()
@@ -37,7 +41,7 @@ for harness in "${harnesses[@]}"; do
     name="$(basename "$harness" .swift)"
     echo "fuzz: building $name" >&2
     swiftc "${flags[@]}" -module-name "${name}Fuzz" -I "$build/modules" -L "$build/modules" -lUndoKit \
-        Sources/TODOKit/*.swift "$harness" -o "$build/$name" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
+        "${todokit_sources[@]}" "$harness" -o "$build/$name" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 
     corpus="$build/corpus/$name"
     artifacts="$build/artifacts/$name"
