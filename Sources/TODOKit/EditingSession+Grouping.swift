@@ -20,13 +20,11 @@ extension EditingSession {
             openGroupsOnManager()
         }
         closeEndedGroups()
-        let level = undoManager.groupingLevel
         // The tick closes exactly one level, the innermost. When an explicit group was opened in
         // this event that is the explicit group's level, and the automatic group's level stays
         // open in its place until the explicit group is ended: the number of open levels still
         // matches `openGroups`, which is all the session relies on.
         runLoop.tick()
-        recordTopLevelGroupClosed(fromLevel: level)
     }
 
     /// Starts an explicit group: the edits until the matching ``endGroup()`` form one undo
@@ -113,16 +111,8 @@ extension EditingSession {
     /// `openGroupsOnManager()`, so the automatic group of this event, if any, stays open.
     func closeEndedGroups() {
         while endedGroupCount > 0 {
-            let level = undoManager.groupingLevel
             undoManager.endUndoGrouping()
             endedGroupCount -= 1
-            recordTopLevelGroupClosed(fromLevel: level)
         }
-    }
-
-    /// Mirrors a top-level group's close into the name history.
-    func recordTopLevelGroupClosed(fromLevel level: Int) {
-        guard level > 0, undoManager.groupingLevel == 0 else { return }
-        undoNames.append(undoManager.undoActionName)
     }
 }

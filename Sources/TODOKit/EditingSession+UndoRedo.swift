@@ -22,16 +22,9 @@ extension EditingSession {
         try checkNoExplicitGroupIsOpen()
         guard undoManager.canUndo else { return nil }
         let title = undoManager.undoMenuItemTitle
-        let name = undoManager.undoActionName
         // At level 1 the open group is this event's automatic group (explicit ones were ruled
-        // out above); `undo()` closes it and undoes it, so it never reaches `undoNames`.
-        let undoesCurrentEvent = undoManager.groupingLevel == 1
+        // out above); `undo()` closes it and undoes it.
         undoManager.undo()
-        if !undoesCurrentEvent, !undoNames.isEmpty {
-            undoNames.removeLast()
-        }
-        redoNames.append(name)
-        synchronizeNames()
         return title
     }
 
@@ -53,18 +46,7 @@ extension EditingSession {
         guard undoManager.canRedo else { return nil }
         try checkNoExplicitGroupIsOpen()
         let title = undoManager.redoMenuItemTitle
-        let name = undoManager.redoActionName
-        let level = undoManager.groupingLevel
         undoManager.redo()
-        if !redoNames.isEmpty {
-            redoNames.removeLast()
-        }
-        // At level 0 the redone group is a new top-level undo group; inside an open automatic
-        // group it became part of that group, which is recorded when the event ends.
-        if level == 0 {
-            undoNames.append(name)
-        }
-        synchronizeNames()
         return title
     }
 
@@ -91,18 +73,5 @@ extension EditingSession {
         // can only be reached if someone drove `undoManager` directly.
         let allowedLevel = undoManager.groupsByEvent ? 1 : 0
         guard undoManager.groupingLevel <= allowedLevel else { throw .groupOpen }
-    }
-
-    /// Drops mirrored names the manager no longer has (for example after someone called
-    /// `removeAllActions()` on it), so ``history`` never shows a step that cannot be undone.
-    private func synchronizeNames() {
-        // With a top-level group open, `undoCount` counts that group's children instead.
-        guard undoManager.groupingLevel == 0 else { return }
-        if undoNames.count > undoManager.undoCount {
-            undoNames.removeFirst(undoNames.count - undoManager.undoCount)
-        }
-        if redoNames.count > undoManager.redoCount {
-            redoNames.removeFirst(redoNames.count - undoManager.redoCount)
-        }
     }
 }
