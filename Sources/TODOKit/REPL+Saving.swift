@@ -6,11 +6,15 @@ extension REPL {
             defer { _ = session.takeChanges() }
             return runEvent(commands)
         }
-        guard hasUnsavedChanges || commands.contains(where: mayChangeList) else {
+        if !hasUnsavedChanges && !commands.contains(where: mayChangeList) {
             // Reading needs no lock (see `TODOReplica.refresh()`), and takes none, so that
             // `list` on a file this process may not write still works and writes nothing.
             guard catchUp(replica, holdingLock: false) else { return false }
-            return runEvent(commands)
+            // Catching up may have brought another process's undo history, and with it
+            // something for `undo` or `redo` to change: then the line needs the lock after all.
+            if !commands.contains(where: mayChangeList) {
+                return runEvent(commands)
+            }
         }
 
         let lock: TODOStore.Lock

@@ -45,6 +45,20 @@ import Testing
         #expect(try store.loadHistory()?.revision == store.load().revision)
     }
 
+    /// Regression: `redo` with nothing to redo in memory read only, so it took no lock; the
+    /// reloaded history then made it redo, and the change was left unsaved.
+    @Test func aRedoThatOnlyTheReloadedHistoryMakesPossibleIsSaved() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+        _ = Self.run("add Buy milk", mine, myConsole)
+        #expect(Self.run("undo", theirs, theirConsole).output == ["Undo Add \"Buy milk\""])
+        #expect(!mine.session.canRedo)
+        #expect(Self.run("redo", mine, myConsole).output == ["Redo Add \"Buy milk\""])
+        #expect(!mine.hasUnsavedChanges && !mine.hadErrors)
+        #expect(try store.load().list.items.map(\.title) == ["Buy milk"])
+        #expect(try store.loadHistory()?.history.undoSteps.count == 1)
+    }
+
     @Test func aTodoThatSavesNoHistoryClearsTheOthersUndoHistory() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("todo.json")
