@@ -157,4 +157,62 @@ import UndoKit
         #expect(try store.load().list.count == 4)
         #expect(try store.loadHistory()?.revision == 3, "the old history stays, and is now out of date")
     }
+
+    /// Random edits, groups, undo and redo on one session; at random moments its history is
+    /// saved, encoded, decoded and restored into a new session on the same list, which then
+    /// takes over. Whatever the moment (a group open or not), the taken-over session has the
+    /// same list and history, and the same further operations give the same results.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func aSessionRestoredFromItsSavedHistoryCarriesOnAsTheOriginal(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let original = EditingSession()
+        var copy = EditingSession()
+        for session in [original, copy] {
+            session.clock = { Self.date }
+        }
+        for _ in 0..<300 {
+            let count = original.list.count
+            let operation = Int(random.next() % 10)
+            let position = count > 0 ? Int(random.next() % UInt64(count)) : 0
+            let other = count > 0 ? Int(random.next() % UInt64(count)) : 0
+            let title = "Item \(random.next() % 1000)"
+            for session in [original, copy] {
+                switch operation {
+                case 0, 1: try session.add(title)
+                case 2 where count > 0: try session.setTitle(title, at: position)
+                case 3 where count > 0: try session.setDone(position % 2 == 0, at: position)
+                case 4 where count > 0: try session.remove(at: position)
+                case 5 where count > 0: try session.move(from: position, to: other)
+                case 6 where !session.isGroupOpen: try session.undo()
+                case 7 where !session.isGroupOpen: try session.redo()
+                case 8 where session.isGroupOpen: try session.endGroup()
+                case 8: session.beginGroup(named: position % 2 == 0 ? "Group" : nil)
+                default: break
+                }
+                session.endEvent()
+            }
+            // Each session draws its own identities for new items; the rest must agree.
+            #expect(copy.list.lines == original.list.lines)
+            #expect(copy.history == original.history)
+            if random.next() % 7 == 0 {
+                // Take over from the copy's saved history, as a new process would.
+                let saved = try SavedHistory(decoding: SavedHistory(revision: 0, history: #require(copy.savableHistory())).encoded())
+                let openGroups = copy.isGroupOpen ? 1 : 0
+                let next = EditingSession(list: copy.list)
+                next.clock = { Self.date }
+                try next.restoreHistory(saved.history)
+                #expect(next.list == copy.list)
+                // An open group is saved as a closed step, so the new session has it closed.
+                if openGroups == 0 {
+                    #expect(next.history == copy.history)
+                } else {
+                    // Close the original's group the same way, so the two stay comparable.
+                    while original.isGroupOpen { try original.endGroup() }
+                    original.endEvent()
+                    #expect(next.history == original.history)
+                }
+                copy = next
+            }
+        }
+    }
 }
