@@ -21,9 +21,10 @@ extension EditingSession {
     /// changed the list on disk. Returns whether there was undo or redo history, which is
     /// dropped.
     ///
-    /// The undo history is a chain of inverse changes by position, each valid only for the
-    /// list it was recorded on; after someone else's change it would undo the wrong items. So
-    /// it is cleared, and the next edit starts a new one. Groups begun with
+    /// The undo history is a chain of changes by position, each valid only for the list it
+    /// was recorded on; after someone else's change it would undo the wrong items. So it is
+    /// cleared, and the next edit starts a new one, unless the caller restores the history
+    /// saved with the new list (``restoreHistory(_:)``), as ``REPL`` does. Groups begun with
     /// ``beginGroup(named:)`` stay open: the user's next `end` still matches their `begin`, and
     /// the group's step holds the edits made after the reload. Changes not yet taken with
     /// ``takeChanges()`` are dropped too, since they were made to the old list.
@@ -38,6 +39,8 @@ extension EditingSession {
         let hadHistory = undoManager.canUndo || undoManager.canRedo
         // Empties both stacks and closes every open group on the manager (spec R31).
         undoManager.removeAllActions()
+        historyBeforeOpenStep = nil
+        commandsInOpenStep.removeAll()
         for index in openGroups.indices {
             openGroups[index].isOpenOnManager = false
         }

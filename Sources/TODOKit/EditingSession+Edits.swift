@@ -133,36 +133,32 @@ extension EditingSession {
         return true
     }
 
-    /// Applies a user's edit and records its inverse as one undoable action named `name`.
+    /// Applies a user's edit as a ``TODOCommand`` named `name`, recorded with `perform(_:on:)`.
     func perform(_ change: TODOList.Change, named name: String) throws(EditingSessionError) {
-        try prepareToRegister()
-        let inverse = list.apply(change)
-        appliedChanges.append(change)
-        changeCount += 1
-        register(inverse)
-        undoManager.setActionName(name)
-    }
-
-    /// Registers `change` as the undo action for what just happened.
-    ///
-    /// The handler receives the session from the manager, which holds it weakly, so the closure
-    /// captures only the change value and the manager never keeps the session alive.
-    func register(_ change: TODOList.Change) {
-        undoManager.registerUndo(withTarget: self) { session in
-            session.replay(change)
+        if undoManager.groupingLevel == 0 {
+            // This edit opens a new undo step. Until the step closes, the manager can't hand out
+            // its history (`undoHistory(of:)` needs whole steps), so keep the closed steps as
+            // they are now and the open step's commands on the side: see `savableHistory`.
+            historyBeforeOpenStep = try? undoManager.undoHistory(of: TODOCommand.self)
+            commandsInOpenStep.removeAll()
         }
+        try prepareToRegister()
+        let command = TODOCommand(applying: change, to: list, named: name, at: clock())
+        undoManager.perform(command, on: self)
+        commandsInOpenStep.append(command)
     }
 
-    /// Runs inside `undo()`/`redo()`: the manager has opened the redo (or undo) group, so the
-    /// registration below lands there. The action name travels with the group on its own.
-    private func replay(_ change: TODOList.Change) {
-        // Undo and redo run strictly in reverse order of the changes they revert, so positions
-        // always exist; checking anyway means a bug elsewhere could never turn into a trap here.
-        guard list.canApply(change) else { return }
+    /// Applies a change of a ``TODOCommand`` that is executing or undoing, and returns its
+    /// inverse; `nil`, changing nothing, if it does not fit the list.
+    func applyRecorded(_ change: TODOList.Change) -> TODOList.Change? {
+        // Commands run strictly in reverse order of the changes they revert, and restored
+        // histories are checked against the list first, so positions always exist; checking
+        // anyway means a bug elsewhere could never turn into a trap here.
+        guard list.canApply(change) else { return nil }
         let inverse = list.apply(change)
         appliedChanges.append(change)
         changeCount += 1
-        register(inverse)
+        return inverse
     }
 
     static func validTitle(_ title: String) throws(EditingSessionError) -> String {

@@ -1,58 +1,191 @@
+import Foundation
 import UndoKit
 
 extension EditingSession {
-    /// The names of the steps that can be undone and redone, newest first.
+    /// The steps that can be undone and redone, newest first, with their names and when they
+    /// were made.
     ///
     /// ```swift
     /// let history = session.history
     /// history.undo.first   // "Add \"Buy eggs\"", what undo would revert next
     /// ```
     public struct History: Hashable, Sendable {
-        /// Names of the undoable steps, newest (the next to undo) first.
+        /// One undo step: its name, and when its newest edit was made.
         ///
         /// ```swift
-        /// session.history.undo   // ["Add \"Buy eggs\"", "Add \"Buy milk\""]
+        /// session.history.undoSteps.first?.date   // when the next step to undo was made
         /// ```
-        public var undo: [String]
-        /// Names of the redoable steps, newest (the next to redo) first.
+        public struct Step: Hashable, Sendable {
+            /// The step's name, as in `Undo Add "Buy milk"`.
+            ///
+            /// ```swift
+            /// step.name   // "Add \"Buy milk\""
+            /// ```
+            public var name: String
+            /// When the step's newest edit was made.
+            ///
+            /// ```swift
+            /// step.date.timeIntervalSinceNow   // how long ago
+            /// ```
+            public var date: Date
+
+            /// Creates a step; sessions build them, tests compare against them.
+            ///
+            /// ```swift
+            /// let step = EditingSession.History.Step(name: "Add \"Buy milk\"", date: Date())
+            /// ```
+            public init(name: String, date: Date) {
+                self.name = name
+                self.date = date
+            }
+        }
+
+        /// The undoable steps, newest (the next to undo) first.
         ///
         /// ```swift
-        /// session.history.redo   // ["Remove \"Buy milk\""]
+        /// session.history.undoSteps.map(\.name)
         /// ```
-        public var redo: [String]
-        /// The name of the step still being recorded: the current event's edits, or an explicit
-        /// group that has had edits and is not yet ended. It is undone first.
+        public var undoSteps: [Step]
+        /// The redoable steps, newest (the next to redo) first.
         ///
         /// ```swift
-        /// session.history.inProgress   // "Add \"Buy milk\"" before endEvent()
+        /// session.history.redoSteps.isEmpty   // true after any new edit
         /// ```
-        public var inProgress: String?
+        public var redoSteps: [Step]
+        /// The step still being recorded: the current event's edits, or an explicit group that
+        /// has had edits and is not yet ended. It is undone first.
+        ///
+        /// ```swift
+        /// session.history.inProgress?.name   // "Add \"Buy milk\"" before endEvent()
+        /// ```
+        public var inProgress: Step?
 
         /// Creates a history; sessions build it, tests compare against it.
         ///
         /// ```swift
-        /// let expected = EditingSession.History(undo: ["Add \"Buy milk\""], redo: [])
+        /// let expected = EditingSession.History(undoSteps: [], redoSteps: [])
         /// ```
-        public init(undo: [String], redo: [String], inProgress: String? = nil) {
-            self.undo = undo
-            self.redo = redo
+        public init(undoSteps: [Step], redoSteps: [Step], inProgress: Step? = nil) {
+            self.undoSteps = undoSteps
+            self.redoSteps = redoSteps
             self.inProgress = inProgress
+        }
+
+        /// Names of the undoable steps, newest first.
+        ///
+        /// ```swift
+        /// session.history.undo   // ["Add \"Buy eggs\"", "Add \"Buy milk\""]
+        /// ```
+        public var undo: [String] { undoSteps.map(\.name) }
+        /// Names of the redoable steps, newest first.
+        ///
+        /// ```swift
+        /// session.history.redo   // ["Remove \"Buy milk\""]
+        /// ```
+        public var redo: [String] { redoSteps.map(\.name) }
+    }
+
+    /// The undo and redo stacks, newest first; the step still being recorded, if any, apart.
+    ///
+    /// ```swift
+    /// for step in session.history.undoSteps { print(step.name, step.date) }
+    /// ```
+    public var history: History {
+        guard let (closed, open) = recordedHistory() else { return History(undoSteps: [], redoSteps: []) }
+        func steps(_ groups: [UndoHistory<TODOCommand>.Group]) -> [History.Step] {
+            groups.reversed().compactMap(Self.step)
+        }
+        return History(undoSteps: steps(closed.undoSteps), redoSteps: steps(closed.redoSteps), inProgress: open.flatMap(Self.step))
+    }
+
+    /// The undo history as it belongs with ``list`` now, to save beside it: every closed step,
+    /// plus the step still being recorded (an explicit group not yet ended) as if it ended now,
+    /// so that another process, or this one after a crash, can undo it like any step.
+    ///
+    /// `nil` only if the manager holds a step that is not a ``TODOCommand`` (someone
+    /// registered on ``undoManager`` directly).
+    ///
+    /// ```swift
+    /// let saved = SavedHistory(revision: revision, history: session.savableHistory()!)
+    /// ```
+    public func savableHistory() -> UndoHistory<TODOCommand>? {
+        guard let recorded = recordedHistory() else { return nil }
+        var history = recorded.closed
+        if let open = recorded.open {
+            history.undoSteps.append(open)
+        }
+        if undoManager.levelsOfUndo > 0 {
+            history.keepNewestUndoSteps(undoManager.levelsOfUndo)
+        }
+        return history
+    }
+
+    /// Makes `history`, saved with the list now in ``list``, the session's undo history.
+    ///
+    /// Call it on a session with no undo history (new, or after ``replaceList(_:)``). The
+    /// history is checked first: undoing every step, newest first, and then redoing every
+    /// step must apply to the list exactly as recorded, each change giving back the recorded
+    /// inverse, so that a damaged or foreign history can never undo the wrong item. The
+    /// manager's `levelsOfUndo` applies.
+    ///
+    /// ```swift
+    /// let saved = try SavedHistory(decoding: bytes)
+    /// session.replaceList(replica.list)
+    /// try session.restoreHistory(saved.history)
+    /// try session.undo()   // "Undo Add \"Buy milk\"", made by another process
+    /// ```
+    ///
+    /// - Throws: ``SavedHistoryError/doesNotFit``, or
+    ///   ``SavedHistoryError/notRestorable(reason:)`` if the session already has history;
+    ///   nothing changes then.
+    public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(SavedHistoryError) {
+        guard Self.fits(history, list) else { throw .doesNotFit }
+        do {
+            try undoManager.restoreUndoHistory(history, on: self)
+        } catch {
+            throw .notRestorable(reason: error.description)
         }
     }
 
-    /// The undo and redo stacks by action name, newest first.
-    ///
-    /// ```swift
-    /// for name in session.history.undo { print(name) }
-    /// ```
-    public var history: History {
-        // The manager lists its closed steps itself, so the history is right even when someone
-        // cleared or trimmed its stacks behind the session's back. An open group is not a step
-        // yet: the manager's `undoActionName` names it.
-        History(
-            undo: undoManager.undoActionNames,
-            redo: undoManager.redoActionNames,
-            inProgress: undoManager.groupingLevel == 0 ? nil : undoManager.undoActionName
-        )
+    /// The closed steps, and the step still open (with its commands so far), if any.
+    func recordedHistory() -> (closed: UndoHistory<TODOCommand>, open: UndoHistory<TODOCommand>.Group?)? {
+        guard undoManager.groupingLevel > 0 else {
+            return (try? undoManager.undoHistory(of: TODOCommand.self)).map { ($0, nil) }
+        }
+        guard var closed = historyBeforeOpenStep else { return nil }
+        // The open step's first edit cleared redo.
+        closed.redoSteps.removeAll()
+        guard !commandsInOpenStep.isEmpty else { return (closed, nil) }
+        // Named as the manager will name it when it closes: after the outermost explicit
+        // group, if that has a name, else after its newest edit.
+        let name = openGroups.first?.name ?? undoManager.undoActionName
+        return (closed, UndoHistory.Group(actionName: name, items: commandsInOpenStep.map { .command($0) }))
+    }
+
+    private static func step(_ group: UndoHistory<TODOCommand>.Group) -> History.Step? {
+        guard let date = group.commands.last?.date else { return nil }
+        return History.Step(name: group.actionName ?? "", date: date)
+    }
+
+    /// Whether undoing all of `history`'s undo steps from `list`, then redoing all its redo
+    /// steps, applies exactly as recorded.
+    static func fits(_ history: UndoHistory<TODOCommand>, _ list: TODOList) -> Bool {
+        var undone = list
+        for step in history.undoSteps.reversed() {
+            // The session never records an empty step; a saved one is damage.
+            guard !step.commands.isEmpty else { return false }
+            for command in step.commands.reversed() where !command.undoes(on: &undone) {
+                return false
+            }
+        }
+        var redone = list
+        for step in history.redoSteps.reversed() {
+            guard !step.commands.isEmpty else { return false }
+            // A group runs its steps newest first, for redo as for undo.
+            for command in step.commands.reversed() where !command.redoes(on: &redone) {
+                return false
+            }
+        }
+        return true
     }
 }

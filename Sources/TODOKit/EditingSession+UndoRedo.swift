@@ -22,6 +22,8 @@ extension EditingSession {
         try checkNoExplicitGroupIsOpen()
         guard undoManager.canUndo else { return nil }
         let title = undoManager.undoMenuItemTitle
+        // At level 1 the open group is this event's automatic group (explicit ones were ruled
+        // out above); `undo()` closes it and undoes it.
         undoManager.undo()
         return title
     }

@@ -1,14 +1,16 @@
+import Foundation
 import UndoKit
 
 /// The editable TODO list: every change goes through one `UndoManager`, so each can be undone
 /// and redone any number of times.
 ///
-/// The session owns its undo manager and that manager's `SimulatedRunLoop`. Each edit applies
-/// itself to ``list``, registers its exact inverse with `registerUndo(withTarget:handler:)` and
-/// names the step with `setActionName(_:)`. An inverse, when run by `undo()`, registers the
-/// original change again, which is what makes redo work; when run by `redo()`, it registers the
-/// inverse again, so the cycle continues indefinitely. Items come back with the same identity
-/// and at the same position.
+/// The session owns its undo manager and that manager's `SimulatedRunLoop`. Each edit is a
+/// ``TODOCommand`` (a change of ``list``, its exact inverse, a name and a date) performed with
+/// UndoKit's `perform(_:on:)`, which executes it, records it and names the step. Undo and redo
+/// move the same command between the stacks, so the cycle continues indefinitely, and items
+/// come back with the same identity and at the same position. Because the steps are `Codable`
+/// values, the history can be saved with the list and restored in a later process
+/// (``savableHistory()``, ``restoreHistory(_:)``).
 ///
 /// With `groupsByEvent` (the default) all edits between two calls of ``endEvent()`` form one
 /// undo step, like all the changes one keystroke makes in an app. ``beginGroup(named:)`` and
@@ -65,6 +67,18 @@ public final class EditingSession {
     /// Explicit groups ended by ``endGroup()`` in this event and still open on the manager
     /// until the event ends; see `closeEndedGroups()`.
     var endedGroupCount = 0
+
+    /// While an undo step is open: the closed steps as they were before it opened, and the
+    /// commands performed in it so far; see `savableHistory`.
+    var historyBeforeOpenStep: UndoHistory<TODOCommand>?
+    var commandsInOpenStep: [TODOCommand] = []
+
+    /// Tells each edit when it is made; tests set a fixed clock.
+    ///
+    /// ```swift
+    /// session.clock = { Date(timeIntervalSince1970: 1_800_000_000) }
+    /// ```
+    public var clock: () -> Date = { Date() }
 
     /// Creates a session editing `list`, with an empty undo history.
     ///

@@ -60,14 +60,14 @@ extension REPL {
 
     private func printHistory() {
         let history = session.history
-        say("Undo (newest first):")
-        var undo = history.undo
-        if let current = history.inProgress {
-            undo.insert("\(current)  (in progress)", at: 0)
+        func line(_ step: EditingSession.History.Step) -> String {
+            "  \(Self.timestamp(step.date, in: timeZone))  \(step.name)"
         }
-        (undo.isEmpty ? ["(none)"] : undo).forEach { say("  " + $0) }
+        let undo = (history.inProgress.map { [line($0) + "  (in progress)"] } ?? []) + history.undoSteps.map(line)
+        say("Undo (newest first):")
+        (undo.isEmpty ? ["  (none)"] : undo).forEach(say)
         say("Redo (newest first):")
-        (history.redo.isEmpty ? ["(none)"] : history.redo).forEach { say("  " + $0) }
+        (history.redoSteps.isEmpty ? ["  (none)"] : history.redoSteps.map(line)).forEach(say)
     }
 
     private func message(for error: EditingSessionError, running command: Command) -> String {

@@ -6,11 +6,15 @@ extension REPL {
             defer { _ = session.takeChanges() }
             return runEvent(commands)
         }
-        guard hasUnsavedChanges || commands.contains(where: mayChangeList) else {
+        if !hasUnsavedChanges && !commands.contains(where: mayChangeList) {
             // Reading needs no lock (see `TODOReplica.refresh()`), and takes none, so that
             // `list` on a file this process may not write still works and writes nothing.
-            guard catchUp(replica) else { return false }
-            return runEvent(commands)
+            guard catchUp(replica, holdingLock: false) else { return false }
+            // Catching up may have brought another process's undo history, and with it
+            // something for `undo` or `redo` to change: then the line needs the lock after all.
+            if !commands.contains(where: mayChangeList) {
+                return runEvent(commands)
+            }
         }
 
         let lock: TODOStore.Lock
@@ -24,7 +28,7 @@ extension REPL {
             }
             // The lock file can't be created, so the location is not writable and nobody can
             // commit there. Run the line on the list in memory and report the save failure.
-            guard catchUp(replica) else { return false }
+            guard catchUp(replica, holdingLock: false) else { return false }
             let succeeded = runEvent(commands)
             unsavedChanges += session.takeChanges()
             if !unsavedChanges.isEmpty {
@@ -32,13 +36,14 @@ extension REPL {
             }
             return succeeded
         }
-        guard catchUp(replica) else { return false }
+        guard catchUp(replica, holdingLock: true) else { return false }
         let succeeded = runEvent(commands)
         unsavedChanges += session.takeChanges()
         if !unsavedChanges.isEmpty {
             do {
                 try replica.commit(unsavedChanges, holding: lock)
                 unsavedChanges.removeAll()
+                saveHistory(replica, holding: lock)
             } catch {
                 reportSaveFailure(error)
             }
@@ -71,8 +76,9 @@ extension REPL {
     }
 
     /// Brings the session up to date with the file; on a change made by another process,
-    /// reloads it and says so. Returns `false`, having said why, if the file can't be read.
-    private func catchUp(_ replica: TODOReplica) -> Bool {
+    /// reloads it with the undo history saved with it, and says so. Returns `false`, having
+    /// said why, if the file can't be read.
+    private func catchUp(_ replica: TODOReplica, holdingLock: Bool) -> Bool {
         let refresh: TODOReplica.Refresh
         do {
             refresh = try replica.refresh()
@@ -86,14 +92,20 @@ extension REPL {
         case .loaded:
             unsavedChanges.removeAll()
             session.replaceList(replica.list)
+            _ = adoptSavedHistory(replica, holdingLock: holdingLock)
         case .changed:
             let dropped = unsavedChanges.count
             unsavedChanges.removeAll()
-            let clearedHistory = session.replaceList(replica.list)
+            let hadHistory = session.replaceList(replica.list)
+            let adoption = adoptSavedHistory(replica, holdingLock: holdingLock)
             if reportsOutsideChanges {
-                notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(replica.list.count))")
+                var message = "the list changed on disk (another todo saved it); reloaded: \(Self.counted(replica.list.count))"
+                if case .restored(let steps) = adoption, steps > 0 {
+                    message += " and its undo history (\(steps == 1 ? "1 step" : "\(steps) steps"))"
+                }
+                notice(message)
             }
-            if clearedHistory {
+            if hadHistory, adoption == .none || adoption == .restored(steps: 0) {
                 notice("undo history cleared because another process changed the list")
             }
             if dropped > 0 {

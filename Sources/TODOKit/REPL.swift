@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `todo` read–eval–print loop: reads lines of commands, applies them to an
 /// ``EditingSession`` and commits every change to the data file.
 ///
@@ -9,9 +11,12 @@
 /// change the list takes the store's lock, catches up with what other processes saved
 /// (``TODOReplica/refresh()``), runs, appends its changes to the journal and flushes them, and
 /// releases the lock; only then does it print what it did, so whatever the REPL reports is on
-/// disk. If another process changed the list since the previous line, the REPL reloads it
-/// first and says so in one line, and clears the undo history, whose steps were recorded
-/// against the old list. Lines that only read (`list`, `history`, …) catch up without the lock.
+/// disk. After each commit, still holding the lock, it saves the session's undo history beside
+/// the list (``SavedHistory``), so that a later `todo` can undo and redo what this one did. If
+/// another process changed the list since the previous line, the REPL reloads it first, with
+/// the undo history that process saved, says so in one line, and continues from there: undo
+/// is linear across processes. Lines that only read (`list`, `history`, …) catch up without
+/// the lock.
 ///
 /// If a commit fails (the location is not writable, the disk is full) the REPL says so, keeps
 /// the list and its undo history in memory, and tries again after the next line. Those unsaved
@@ -42,6 +47,9 @@ public final class REPL {
 
     let console: Console
 
+    /// The time zone `history` shows dates in; tests fix it.
+    var timeZone = TimeZone.current
+
     /// Changes the session made that are not yet committed, because a commit failed.
     var unsavedChanges: [TODOList.Change] = []
 
@@ -64,7 +72,8 @@ public final class REPL {
     /// ``handle(line:)``.
     ///
     /// If the replica has not been loaded yet, the first of those loads it and the session
-    /// starts from the file's list, without undo history.
+    /// starts from the file's list and the undo history saved with it. The session's
+    /// `levelsOfUndo` becomes the store's ``TODOStore/Options/historyLimit``.
     ///
     /// ```swift
     /// let replica = TODOReplica(store: store)
@@ -81,6 +90,10 @@ public final class REPL {
         self.session = session
         self.replica = replica
         self.console = console
+        if let limit = replica?.store.options.historyLimit, limit > 0 {
+            // What a session can undo is what it saves, and what the next process can undo.
+            session.undoManager.levelsOfUndo = limit
+        }
     }
 
     /// Creates a REPL that commits to a new replica of `store`, loaded by the first ``run()``
@@ -124,6 +137,7 @@ public final class REPL {
     public func run() -> Int32 {
         guard loadIfNeeded() else { return 1 }
         announce()
+        flushOutput()
         while true {
             if console.isInteractive {
                 console.write(prompt)
@@ -170,8 +184,8 @@ public final class REPL {
         return !(quits && succeeded)
     }
 
-    /// Loads the replica if it never was, and starts the session from its list; on failure
-    /// prints the problem and returns `false`.
+    /// Loads the replica if it never was, and starts the session from its list and the undo
+    /// history saved with it; on failure prints the problem and returns `false`.
     func loadIfNeeded() -> Bool {
         guard let replica, !replica.isLoaded else { return true }
         do {
@@ -182,6 +196,7 @@ public final class REPL {
             return false
         }
         session.replaceList(replica.list)
+        _ = adoptSavedHistory(replica, holdingLock: false)
         return true
     }
 
@@ -201,7 +216,7 @@ public final class REPL {
         if console.isInteractive {
             console.write("""
                 UndoKit TODO: using \(store.fileURL.path)
-                Type "help" for commands. Undo history lasts until you quit.
+                Type "help" for commands. Undo history is saved with the list.
 
                 """)
         } else {
@@ -227,7 +242,7 @@ public final class REPL {
     }
 
     /// Writes what the line printed, one write per run of the same stream.
-    private func flushOutput() {
+    func flushOutput() {
         var index = pendingOutput.startIndex
         while index < pendingOutput.endIndex {
             let isError = pendingOutput[index].isError

@@ -22,7 +22,8 @@ public enum TODOCommandLine {
     /// Runs `todo` with `arguments` (without the program name) and returns its exit status:
     /// 0 on success; 1 if a command failed, the data file could not be read or stayed locked by
     /// another process, or a change could not be saved; 2 for invalid options or settings
-    /// (`TODO_LOCK_TIMEOUT`, `TODO_COMPACTION_MINIMUM`).
+    /// (`TODO_LOCK_TIMEOUT`, `TODO_COMPACTION_MINIMUM`, `TODO_HISTORY_LIMIT`). A saved undo
+    /// history that can't be used is dropped with a warning, never an error.
     ///
     /// ```swift
     /// exit(TODOCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),
@@ -79,6 +80,8 @@ public enum TODOCommandLine {
         The data file is --file, else $TODO_FILE, else $XDG_DATA_HOME/undokit-todo/todo.json,
         else ~/.local/share/undokit-todo/todo.json. Other todo processes may use it at the
         same time; $TODO_LOCK_TIMEOUT is how many seconds to wait for them (default 5).
+        The undo history is saved beside it (PATH.history); $TODO_HISTORY_LIMIT is how many
+        steps it keeps (default 100; 0 keeps none).
 
         """
     }
@@ -98,10 +101,11 @@ public enum TODOCommandLine {
             \(commands.joined(separator: "\n"))
             One line is one undo step: separate commands with ";" to undo them together,
             or put lines between begin and end.
-            The list is saved after every change. Undo history lasts only as long as this
-            process: "todo <command>" runs one command and exits, so it cannot be undone later.
-            If another todo changes the list, it is reloaded before your next line, and the
-            undo history is cleared.
+            The list is saved after every change. Undo history is saved beside the list too,
+            so a later todo, one-shot or session, can undo and redo it; "history" shows it,
+            newest first, with when each step was made. $TODO_HISTORY_LIMIT steps are kept
+            (default 100). If another todo changes the list, it is reloaded before your next
+            line, with that todo's undo history: undo continues from its newest step.
 
             """
     }

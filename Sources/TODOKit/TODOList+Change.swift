@@ -84,3 +84,23 @@ extension TODOList {
         }
     }
 }
+
+extension TODOList {
+    /// The change that would undo `change`, without applying it: what ``apply(_:)`` would
+    /// return.
+    ///
+    /// ```swift
+    /// let list: TODOList = [TODOItem(title: "Buy milk")]
+    /// list.inverse(of: .remove(at: 0))   // .insert(<Buy milk>, at: 0)
+    /// ```
+    ///
+    /// - Precondition: `canApply(change)`.
+    public func inverse(of change: Change) -> Change {
+        switch change {
+        case .insert(_, let position): .remove(at: position)
+        case .remove(let position): .insert(items[position], at: position)
+        case .replace(let position, _): .replace(at: position, with: items[position])
+        case .move(let source, let destination): .move(from: destination, to: source)
+        }
+    }
+}

@@ -25,6 +25,15 @@ extension TODOStore {
         /// ```
         public var compactionMinimum: Int
 
+        /// How many undo steps the undo history saved beside the list keeps (`todo.json.history`),
+        /// the newest; 100 by default. A session keeps the same number in memory. Zero saves
+        /// none: undo then lasts only as long as the process.
+        ///
+        /// ```swift
+        /// options.historyLimit = 1000
+        /// ```
+        public var historyLimit: Int
+
         /// The environment variable that sets ``lockTimeout``, in seconds.
         ///
         /// ```swift
@@ -40,18 +49,27 @@ extension TODOStore {
         /// ```
         public static let compactionMinimumVariable = "TODO_COMPACTION_MINIMUM"
 
+        /// The environment variable that sets ``historyLimit``.
+        ///
+        /// ```swift
+        /// // TODO_HISTORY_LIMIT=1000 todo
+        /// TODOStore.Options.historyLimitVariable   // "TODO_HISTORY_LIMIT"
+        /// ```
+        public static let historyLimitVariable = "TODO_HISTORY_LIMIT"
+
         /// Creates options; the defaults suit interactive use.
         ///
         /// ```swift
         /// let defaults = TODOStore.Options()
         /// ```
-        public init(lockTimeout: Duration = .seconds(5), compactionMinimum: Int = 1000) {
+        public init(lockTimeout: Duration = .seconds(5), compactionMinimum: Int = 1000, historyLimit: Int = 100) {
             self.lockTimeout = lockTimeout
             self.compactionMinimum = compactionMinimum
+            self.historyLimit = historyLimit
         }
 
-        /// The defaults, changed by ``lockTimeoutVariable`` and ``compactionMinimumVariable``
-        /// where they are set and not empty.
+        /// The defaults, changed by ``lockTimeoutVariable``, ``compactionMinimumVariable`` and
+        /// ``historyLimitVariable`` where they are set and not empty.
         ///
         /// ```swift
         /// let options = try TODOStore.Options(environment: ["TODO_LOCK_TIMEOUT": "0.2"])
@@ -72,6 +90,12 @@ extension TODOStore {
                     throw InvalidSetting(variable: Self.compactionMinimumVariable, value: text, expected: "a whole number of at least 1")
                 }
                 compactionMinimum = minimum
+            }
+            if let text = environment[Self.historyLimitVariable], !text.isEmpty {
+                guard let limit = Int(text), (0...1_000_000).contains(limit) else {
+                    throw InvalidSetting(variable: Self.historyLimitVariable, value: text, expected: "a whole number from 0 to 1000000")
+                }
+                historyLimit = limit
             }
         }
 

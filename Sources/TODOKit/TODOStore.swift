@@ -3,7 +3,8 @@ import Foundation
 /// Reads and writes a ``TODOList`` as a snapshot file and a journal of changes beside it, safely
 /// shared by any number of `todo` processes.
 ///
-/// Three files live side by side (named after ``fileURL``, here `todo.json`):
+/// Three files live side by side (named after ``fileURL``, here `todo.json`), and a fourth
+/// that ``REPL`` keeps with them, the undo history `todo.json.history` (see ``SavedHistory``):
 ///
 /// - `todo.json`, the **snapshot**: the whole list at one revision, pretty-printed JSON with
 ///   sorted keys so diffs stay readable:

@@ -213,11 +213,11 @@ import Testing
                     && session.undoManager.groupingLevel == 0
                     && session.canUndo == !reference.undo.isEmpty
                     && session.canRedo == !reference.redo.isEmpty
-                    && session.history == .init(undo: reference.undo.reversed().map(\.name), redo: reference.redo.reversed().map(\.name))
+                    && session.historyNames == .init(undo: reference.undo.reversed().map(\.name), redo: reference.redo.reversed().map(\.name))
             }
             guard agrees else {
                 #expect(session.list.items == reference.items, script)
-                #expect(session.history == .init(undo: reference.undo.reversed().map(\.name), redo: reference.redo.reversed().map(\.name)), script)
+                #expect(session.historyNames == .init(undo: reference.undo.reversed().map(\.name), redo: reference.redo.reversed().map(\.name)), script)
                 #expect(session.canUndo == !reference.undo.isEmpty, script)
                 #expect(session.canRedo == !reference.redo.isEmpty, script)
                 #expect(session.undoManager.groupingLevel == 0, script)

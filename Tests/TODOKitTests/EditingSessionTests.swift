@@ -228,7 +228,7 @@ import UndoKit
         let session = EditingSession()
         #expect(try session.undo() == nil)
         #expect(try session.redo() == nil)
-        #expect(session.history == EditingSession.History(undo: [], redo: []))
+        #expect(session.historyNames == HistoryNames(undo: [], redo: []))
     }
 
     // MARK: Lifetime

@@ -10,7 +10,11 @@ import Testing
         interactive: Bool = false
     ) -> (REPL, ScriptedConsole) {
         let console = ScriptedConsole(isInteractive: interactive)
-        return (REPL(session: EditingSession(list: list), store: store, console: console.console), console)
+        let repl = REPL(session: EditingSession(list: list), store: store, console: console.console)
+        // 2027-01-15 08:00 UTC, so that `history` prints known dates.
+        repl.session.clock = { Date(timeIntervalSince1970: 1_800_000_000) }
+        repl.timeZone = TimeZone(identifier: "UTC")!
+        return (repl, console)
     }
 
     /// Runs `line` and returns what it printed on standard output.
@@ -85,29 +89,42 @@ import Testing
         _ = Self.run("undo", repl, console)
         #expect(Self.run("history", repl, console) == [
             "Undo (newest first):",
-            "  Add \"Bread\"",
-            "  Add \"Buy milk\"",
+            "  2027-01-15 08:00  Add \"Bread\"",
+            "  2027-01-15 08:00  Add \"Buy milk\"",
             "Redo (newest first):",
-            "  Mark \"Buy milk\" Done",
+            "  2027-01-15 08:00  Mark \"Buy milk\" Done",
         ])
+        repl.session.clock = { Date(timeIntervalSince1970: 1_800_000_000 + 3 * 3600 + 25 * 60) }
         #expect(Self.run("rm 1; history", repl, console) == [
             "Removed \"Buy milk\"",
             "Undo (newest first):",
-            "  Remove \"Buy milk\"  (in progress)",
-            "  Add \"Bread\"",
-            "  Add \"Buy milk\"",
+            "  2027-01-15 11:25  Remove \"Buy milk\"  (in progress)",
+            "  2027-01-15 08:00  Add \"Bread\"",
+            "  2027-01-15 08:00  Add \"Buy milk\"",
             "Redo (newest first):",
             "  (none)",
         ])
     }
 
-    @Test func helpListsEveryCommandAndSaysHowLongHistoryLasts() {
+    @Test(arguments: [
+        (0.0, "UTC", "1970-01-01 00:00"),
+        (1_800_000_000, "UTC", "2027-01-15 08:00"),
+        (1_800_000_000, "Asia/Kolkata", "2027-01-15 13:30"),
+        (1_800_000_059, "America/New_York", "2027-01-15 03:00"),
+    ])
+    func historyDatesAreLocalTimeToTheMinute(seconds: Double, zone: String, expected: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        #expect(REPL.timestamp(Date(timeIntervalSince1970: seconds), in: timeZone) == expected)
+    }
+
+    @Test func helpListsEveryCommandAndSaysWhereHistoryLives() {
         let (repl, console) = Self.make()
         let help = Self.run("help", repl, console).joined(separator: "\n")
         for verb in Command.Verb.allCases {
             #expect(help.contains("  \(verb.usage) "))
         }
-        #expect(help.contains("Undo history lasts only as long as this\nprocess"))
+        #expect(help.contains("Undo history is saved beside the list"))
+        #expect(help.contains("TODO_HISTORY_LIMIT"))
     }
 
     // MARK: Grouping
@@ -227,7 +244,7 @@ import Testing
         #expect(repl.run() == 0)
         #expect(console.output == """
             UndoKit TODO: using \(store.fileURL.path)
-            Type "help" for commands. Undo history lasts until you quit.
+            Type "help" for commands. Undo history is saved with the list.
             todo (0 items)> 1. [ ] Buy milk
             todo (1 item)> Group started; type end to finish it
             todo (1 item, group open)> 2. [ ] Buy eggs

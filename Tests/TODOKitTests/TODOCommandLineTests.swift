@@ -24,11 +24,14 @@ import Testing
         result = Self.run(["--file", file, "list"])
         #expect(result.console.outputLines == ["1. [x] Buy milk", "2. [ ] Buy eggs"])
 
-        // Undo history lived only as long as each process.
+        // Undo history outlives each process: the last line's step is undone and redone whole.
         result = Self.run(["--file", file, "undo"])
         #expect(result.status == 0)
-        #expect(result.console.outputLines == ["Nothing to undo"])
-        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.count == 2)
+        #expect(result.console.outputLines == ["Undo Mark \"Buy milk\" Done"])
+        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.lines == ["1. [ ] Buy milk"])
+        result = Self.run(["--file", file, "redo"])
+        #expect(result.console.outputLines == ["Redo Mark \"Buy milk\" Done"])
+        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.lines == ["1. [x] Buy milk", "2. [ ] Buy eggs"])
     }
 
     @Test func aFailingOneShotCommandExitsNonZeroAndChangesNothing() throws {

@@ -43,19 +43,20 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
+        let entryType = cachedClass(
+            TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
+            in: &storage.pointee.commandEntryClassCache
+        )
+        let entry = entryType.init(command, on: model, runsExecute: false)
         if storage.pointee.isSubclassInstance {
             // A subclass may override registerUndo(withTarget:handler:): it sees every step,
             // and each inverse, there.
-            registerUndo(of: command, on: model)
+            recordThroughOverrides(entry, on: model)
         } else if registrationIsEnabled {
             // A plain manager records the command itself, in the one allocation of its
             // CommandEntry, whose step moves between the stacks on undo and redo. Observably
             // the same registration: nothing but an override could tell.
-            let entryType = cachedClass(
-                TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
-                in: &storage.pointee.commandEntryClassCache
-            )
-            register(UndoStep(command: entryType.init(command, on: model, runsExecute: false)))
+            register(UndoStep(command: entry))
         }
         // Read after execute, so that a name can describe what execute found ("Delete Milk").
         let name = command.actionName
@@ -64,30 +65,23 @@ extension UndoManager {
         }
     }
 
-    // The handlers capture the manager unowned: they live in this manager's stacks, so they
-    // can only run while it is alive, and a strong capture would make the manager own itself.
-    // Each handler captures the command by value and mutates a copy, so undoing or redoing
-    // one step never changes the command another step recorded.
-
-    private func registerUndo<Command: UndoableCommand>(
-        of command: Command,
-        on model: Command.Model
-    ) where Command.Model: AnyObject {
-        registerUndo(withTarget: model) { [unowned self] model in
-            var command = command
-            command.undo(on: model)
-            registerRedo(of: command, on: model)
+    /// Records a command's step on a subclass's manager, through
+    /// `registerUndo(withTarget:handler:)`, so that its overrides see the registration as they
+    /// see every other (the command's first step, and each inverse an undo or redo records).
+    ///
+    /// When the registration reaches the base implementation, the manager records `entry`
+    /// itself rather than the handler, so the step stays a command that moves between the
+    /// stacks and that ``undoHistory(of:)`` can save. The handler does what the step does, for
+    /// an override that calls it; an override that hands `super` another handler for the same
+    /// target does not change what the step runs.
+    func recordThroughOverrides(_ entry: CommandEntry, on model: AnyObject) {
+        let outerPending = storage.pointee.pendingCommand
+        storage.pointee.pendingCommand = entry
+        registerUndo(withTarget: model) { [unowned self, entry] model in
+            if entry.run() {
+                recordThroughOverrides(entry, on: model)
+            }
         }
-    }
-
-    private func registerRedo<Command: UndoableCommand>(
-        of command: Command,
-        on model: Command.Model
-    ) where Command.Model: AnyObject {
-        registerUndo(withTarget: model) { [unowned self] model in
-            var command = command
-            command.execute(on: model)
-            registerUndo(of: command, on: model)
-        }
+        storage.pointee.pendingCommand = outerPending
     }
 }

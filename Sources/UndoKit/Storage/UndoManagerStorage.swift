@@ -41,6 +41,10 @@ struct UndoManagerStorage {
     /// Which registration overload the current registration entered first, while it passes
     /// through the other (see ``UndoManager/registerNonisolatedHandler(_:on:)``).
     var registrationRoute = RegistrationRoute.none
+    /// The command step `perform` is passing through a subclass's `registerUndo` overrides,
+    /// recorded in place of the handler when the registration for its model reaches the base
+    /// implementation (see ``UndoManager/recordThroughOverrides(_:on:)``).
+    var pendingCommand: CommandEntry?
     /// The public call that is calling one of the manager's overridable members, so that a
     /// misuse trap inside names the call the program made (see
     /// ``UndoManager/takeRoutedCall(default:)``).

@@ -89,6 +89,13 @@ extension UndoManager {
     private func record<TargetType: AnyObject>(_ handler: @escaping (TargetType) -> Void, on target: TargetType) {
         guard registrationIsEnabled else { return }
         let id = ObjectIdentifier(target)
+        if let pending = storage.pointee.pendingCommand, pending.modelID == id {
+            // perform's command passing through a subclass's overrides: record the command
+            // itself (see recordThroughOverrides(_:on:)).
+            storage.pointee.pendingCommand = nil
+            register(UndoStep(command: pending))
+            return
+        }
         register(UndoStep(targetID: id, target: actionTarget(for: target, id: id), handler: ErasedHandler(handler)))
     }
 

@@ -130,7 +130,11 @@ extension UndoManager {
             return
         }
         let command = unsafeDowncast(step.owner, to: CommandEntry.self)
-        if command.run() && registrationIsEnabled {
+        guard command.run() else { return }
+        if storage.pointee.isSubclassInstance, let model = command.model {
+            // Overrides see the inverse registration, as they would a handler's.
+            recordThroughOverrides(command, on: model)
+        } else if registrationIsEnabled {
             register(step)
         }
     }

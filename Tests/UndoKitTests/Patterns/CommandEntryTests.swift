@@ -101,7 +101,9 @@ import Testing
         #expect(list.items.isEmpty)
     }
 
-    @Test func subclassInstancesRecordClosuresThroughRegisterUndo() {
+    /// Overrides see every registration, and the step is still the command (so a subclass's
+    /// history can be saved), moving between the stacks.
+    @Test func subclassInstancesRecordCommandsThroughRegisterUndo() {
         final class Counting: UndoManager {
             var registrations = 0
             override func registerUndo<TargetType: AnyObject>(
@@ -115,8 +117,12 @@ import Testing
         let list = TodoList()
         Patterns.event(manager) { manager.perform(AddTodo(title: "Milk", index: 0), on: list) }
         #expect(manager.registrations == 1)
-        #expect(Self.commands(manager.undoStack).isEmpty)
+        let recorded = Self.commands(manager.undoStack)
+        #expect(recorded.count == 1)
         manager.undo()
         #expect(list.items.isEmpty && manager.registrations == 2)
+        #expect(Self.commands(manager.redoStack).count == 1 && Self.commands(manager.redoStack)[0] === recorded.first)
+        manager.redo()
+        #expect(list.items == ["Milk"] && manager.registrations == 3)
     }
 }

@@ -1,0 +1,230 @@
+import Foundation
+import UndoKit
+
+/// The undo history saved beside the list, in `todo.json.history`, and the revision of the list
+/// it belongs to.
+///
+/// The file is two lines: a header naming this format's version and the list's revision, then
+/// the history as UndoKit encodes it (`UndoHistory.encoded()`, which carries UndoKit's own
+/// format version), each step's commands with their changes, names and dates:
+///
+/// ```
+/// {"formatVersion":1,"revision":42}
+/// {"formatVersion":1,"redo":[],"undo":[{"items":[{"command":{"change":{…},"date":1795442707,"inverse":{…},"name":"Add \"Buy milk\""}}],"name":"Add \"Buy milk\""}]}
+/// ```
+///
+/// ``REPL`` writes it after every commit, under the store's lock, with
+/// ``TODOStore/writeCompanion(_:suffix:holding:)`` (a temporary file, flushed and renamed into
+/// place): so the file always holds a whole history, and its revision names exactly the list
+/// it belongs to. A crash between the journal append and this write leaves a history one
+/// revision behind the list, which the reader drops (``SavedHistoryError/revisionMismatch(history:list:)``).
+///
+/// ```swift
+/// let saved = SavedHistory(revision: replica.revision, history: session.savableHistory()!)
+/// try store.writeCompanion(try saved.encoded(), suffix: SavedHistory.suffix, holding: lock)
+/// let again = try SavedHistory(decoding: try saved.encoded())   // the same
+/// ```
+public struct SavedHistory: Equatable, Sendable {
+    /// The version of the header this version writes, and the newest it reads.
+    ///
+    /// ```swift
+    /// SavedHistory.formatVersion   // 1
+    /// ```
+    public static let formatVersion = 1
+
+    /// The file's suffix beside the data file: `todo.json.history`.
+    ///
+    /// ```swift
+    /// store.companionURL(suffix: SavedHistory.suffix).lastPathComponent   // "todo.json.history"
+    /// ```
+    public static let suffix = "history"
+
+    /// The revision of the list the history belongs to.
+    ///
+    /// ```swift
+    /// saved.revision == replica.revision   // else the history is dropped
+    /// ```
+    public var revision: UInt64
+
+    /// The steps.
+    ///
+    /// ```swift
+    /// saved.history.undoSteps.count
+    /// ```
+    public var history: UndoHistory<TODOCommand>
+
+    /// Pairs a history with the revision of the list it belongs to.
+    ///
+    /// ```swift
+    /// let saved = SavedHistory(revision: 3, history: UndoHistory())
+    /// ```
+    public init(revision: UInt64, history: UndoHistory<TODOCommand>) {
+        self.revision = revision
+        self.history = history
+    }
+
+    /// The file's bytes.
+    ///
+    /// ```swift
+    /// let bytes = try saved.encoded()
+    /// ```
+    ///
+    /// - Throws: What `JSONEncoder` throws; TODO commands hold nothing it refuses.
+    public func encoded() throws -> [UInt8] {
+        var writer = JSONWriter()
+        writer.append("{")
+        writer.appendKey("formatVersion")
+        writer.appendInteger(Self.formatVersion)
+        writer.append(",")
+        writer.appendKey("revision")
+        writer.appendInteger(revision)
+        writer.append("}\n")
+        return writer.bytes + Array(try history.encoded()) + [0x0A]
+    }
+
+    /// Reads a file written by ``encoded()``.
+    ///
+    /// ```swift
+    /// let saved = try SavedHistory(decoding: Array(try Data(contentsOf: url)))
+    /// ```
+    ///
+    /// - Throws: ``SavedHistoryError/corrupt(reason:)`` for anything that is not such a file
+    ///   (cut short, damaged, hand-edited into another shape);
+    ///   ``SavedHistoryError/unsupportedVersion(found:supported:)`` for a newer header or a
+    ///   newer UndoKit history format.
+    public init(decoding bytes: [UInt8]) throws(SavedHistoryError) {
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            throw .corrupt(reason: "no header line")
+        }
+        let decoder = JSONDecoder()
+        let header = Data(bytes[..<newline])
+        let version: Int
+        do {
+            version = try decoder.decode(VersionProbe.self, from: header).formatVersion
+        } catch {
+            throw .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")
+        }
+        guard version <= Self.formatVersion else {
+            throw .unsupportedVersion(found: version, supported: Self.formatVersion)
+        }
+        guard version >= 1, let revision = try? decoder.decode(Header.self, from: header).revision else {
+            throw .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")
+        }
+        do {
+            history = try UndoHistory(encoded: Data(bytes[(newline + 1)...]))
+        } catch {
+            switch error {
+            case .unsupportedVersion(let found, let supported):
+                throw .unsupportedVersion(found: found, supported: supported)
+            default:
+                throw .corrupt(reason: error.description)
+            }
+        }
+        self.revision = revision
+    }
+
+    private struct VersionProbe: Decodable {
+        var formatVersion: Int
+    }
+
+    private struct Header: Decodable {
+        var revision: UInt64
+    }
+}
+
+/// Why a saved undo history was dropped; the list itself is never affected.
+///
+/// ```swift
+/// SavedHistoryError.revisionMismatch(history: 4, list: 5).description
+/// // "belongs to revision 4 of the list, which is at revision 5"
+/// ```
+public enum SavedHistoryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be read.
+    ///
+    /// ```swift
+    /// SavedHistoryError.unreadable(reason: "Permission denied")
+    /// ```
+    case unreadable(reason: String)
+    /// The file is not a saved history: cut short, damaged, or of another shape.
+    ///
+    /// ```swift
+    /// SavedHistoryError.corrupt(reason: "no header line")
+    /// ```
+    case corrupt(reason: String)
+    /// The file was written by a newer version.
+    ///
+    /// ```swift
+    /// SavedHistoryError.unsupportedVersion(found: 2, supported: 1)
+    /// ```
+    case unsupportedVersion(found: Int, supported: Int)
+    /// The history belongs to another revision of the list: a crash came between saving the
+    /// list and saving its history, or an older `todo` changed the list without one.
+    ///
+    /// ```swift
+    /// SavedHistoryError.revisionMismatch(history: 4, list: 5)
+    /// ```
+    case revisionMismatch(history: UInt64, list: UInt64)
+    /// The steps do not apply to the list as they were recorded.
+    ///
+    /// ```swift
+    /// try session.restoreHistory(foreign)   // throws .doesNotFit
+    /// ```
+    case doesNotFit
+    /// The session already had history (a programming error of the caller).
+    ///
+    /// ```swift
+    /// SavedHistoryError.notRestorable(reason: "the manager is not empty")
+    /// ```
+    case notRestorable(reason: String)
+
+    /// What is wrong, as the end of "the undo history in <path> …".
+    ///
+    /// ```swift
+    /// print("todo: undo history dropped: \(path) \(error)")
+    /// ```
+    public var description: String {
+        switch self {
+        case .unreadable(let reason):
+            "cannot be read: \(reason)"
+        case .corrupt(let reason):
+            "is damaged: \(reason)"
+        case .unsupportedVersion(let found, let supported):
+            "has format version \(found); this todo reads " + (supported == 1 ? "only version 1" : "versions 1 to \(supported)")
+        case .revisionMismatch(let history, let list):
+            "belongs to revision \(history) of the list, which is at revision \(list)"
+        case .doesNotFit:
+            "does not fit the list"
+        case .notRestorable(let reason):
+            "cannot be restored: \(reason)"
+        }
+    }
+}
+
+extension TODOStore {
+    /// The undo history file: `<fileURL>.history`.
+    ///
+    /// ```swift
+    /// store.historyURL.lastPathComponent   // "todo.json.history"
+    /// ```
+    public var historyURL: URL { companionURL(suffix: SavedHistory.suffix) }
+
+    /// Reads the saved undo history; `nil` if there is none. Needs no lock: the file is only
+    /// ever replaced whole.
+    ///
+    /// ```swift
+    /// if let saved = try store.loadHistory(), saved.revision == replica.revision { … }
+    /// ```
+    ///
+    /// - Throws: ``SavedHistoryError``, for a file that can't be read or decoded.
+    public func loadHistory() throws(SavedHistoryError) -> SavedHistory? {
+        let bytes: [UInt8]
+        do {
+            guard let file = try POSIX.OpenFile.open(atPath: historyURL.path, flags: O_RDONLY) else { return nil }
+            try file.requireRegularFile()
+            bytes = try file.read(from: 0)
+        } catch {
+            throw .unreadable(reason: error.reason)
+        }
+        return try SavedHistory(decoding: bytes)
+    }
+}

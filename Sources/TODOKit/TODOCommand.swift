@@ -1,0 +1,204 @@
+import Foundation
+import UndoKit
+
+/// One edit of the list as an undoable, saveable command: the change, its inverse, the step's
+/// name, and when it was made.
+///
+/// Every edit of an ``EditingSession`` is performed as a `TODOCommand` with UndoKit's
+/// `perform(_:on:)`, so the undo manager's stacks hold values, not closures, and
+/// `undoHistory(of: TODOCommand.self)` can save them beside the list (see ``SavedHistory``).
+/// The model is the session: executing applies ``change`` to ``EditingSession/list``, and
+/// undoing applies ``inverse``. Applying one always yields the other again (see
+/// ``TODOList/apply(_:)``), so a command can be undone and redone any number of times.
+///
+/// ```swift
+/// let list: TODOList = [TODOItem(title: "Buy milk")]
+/// let command = TODOCommand(applying: .remove(at: 0), to: list, named: "Remove \"Buy milk\"")
+/// command.inverse   // .insert(<Buy milk>, at: 0)
+/// session.undoManager.perform(command, on: session)
+/// ```
+public struct TODOCommand: UndoableCommand, Hashable, Sendable {
+    /// What executing (and redoing) applies.
+    ///
+    /// ```swift
+    /// command.change   // .insert(<Buy milk>, at: 0)
+    /// ```
+    public private(set) var change: TODOList.Change
+    /// What undoing applies: the inverse of ``change`` on the list it was made on.
+    ///
+    /// ```swift
+    /// command.inverse   // .remove(at: 0)
+    /// ```
+    public private(set) var inverse: TODOList.Change
+    /// The undo step's name, such as `Add "Buy milk"`.
+    ///
+    /// ```swift
+    /// command.name   // "Add \"Buy milk\""
+    /// ```
+    public let name: String
+    /// When the edit was made, to the second; redo keeps it.
+    ///
+    /// ```swift
+    /// command.date   // 2026-11-23 14:05:07 +0000
+    /// ```
+    public let date: Date
+
+    /// Creates the command that applies `change` to `list`, as it is now.
+    ///
+    /// `date` is cut to whole seconds, the precision it is saved with, so that a saved and
+    /// reloaded command equals the original.
+    ///
+    /// ```swift
+    /// let add = TODOCommand(applying: .insert(item, at: list.count), to: list, named: "Add \"Buy milk\"")
+    /// ```
+    ///
+    /// - Precondition: `list.canApply(change)`.
+    public init(applying change: TODOList.Change, to list: TODOList, named name: String, at date: Date = Date()) {
+        self.init(change: change, inverse: list.inverse(of: change), name: name, date: date)
+    }
+
+    init(change: TODOList.Change, inverse: TODOList.Change, name: String, date: Date) {
+        self.change = change
+        self.inverse = inverse
+        self.name = name
+        self.date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Applies ``change`` to the session's list.
+    ///
+    /// ```swift
+    /// var command = TODOCommand(applying: change, to: session.list, named: "Add")
+    /// command.execute(on: session)   // perform(_:on:) does this
+    /// ```
+    public mutating func execute(on session: EditingSession) {
+        if let applied = session.applyRecorded(change) {
+            inverse = applied
+        }
+    }
+
+    /// Applies ``inverse`` to the session's list.
+    ///
+    /// ```swift
+    /// command.undo(on: session)   // undo() does this
+    /// ```
+    public mutating func undo(on session: EditingSession) {
+        if let applied = session.applyRecorded(inverse) {
+            change = applied
+        }
+    }
+
+    /// The step's name: ``name``.
+    ///
+    /// ```swift
+    /// session.undoManager.undoActionName   // command.actionName after perform
+    /// ```
+    public var actionName: String { name }
+}
+
+extension TODOCommand {
+    /// Whether undoing the command on `list` is exactly what it recorded: ``inverse`` applies,
+    /// and what it gives back is ``change``. Applies it to `list` when so.
+    ///
+    /// A saved history is input like any file: one that passes this for every step cannot
+    /// undo the wrong item, nor reach a position that does not exist.
+    func undoes(on list: inout TODOList) -> Bool {
+        list.canApply(inverse) && list.apply(inverse) == change
+    }
+
+    /// Whether redoing the command on `list` is exactly what it recorded; see ``undoes(on:)``.
+    func redoes(on list: inout TODOList) -> Bool {
+        list.canApply(change) && list.apply(change) == inverse
+    }
+}
+
+extension TODOCommand: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case change, inverse, name, date
+    }
+
+    /// Writes `{"change":…,"date":<seconds since 1970>,"inverse":…,"name":…}`.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(command)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ChangeCoding(change), forKey: .change)
+        try container.encode(ChangeCoding(inverse), forKey: .inverse)
+        try container.encode(name, forKey: .name)
+        try container.encode(Int64(date.timeIntervalSince1970), forKey: .date)
+    }
+
+    /// Reads a command written by ``encode(to:)``.
+    ///
+    /// ```swift
+    /// let command = try JSONDecoder().decode(TODOCommand.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let seconds = try container.decode(Int64.self, forKey: .date)
+        // Years 1 to 9999: anything else is damage, and would not survive the trip through
+        // `TimeInterval` back to whole seconds.
+        guard (-62_135_596_800...253_402_300_799).contains(seconds) else {
+            throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "date \(seconds) is out of range")
+        }
+        self.init(
+            change: try container.decode(ChangeCoding.self, forKey: .change).change,
+            inverse: try container.decode(ChangeCoding.self, forKey: .inverse).change,
+            name: try container.decode(String.self, forKey: .name),
+            date: Date(timeIntervalSince1970: TimeInterval(seconds))
+        )
+    }
+
+    /// A change as `{"op":"insert","at":0,"item":{…}}`, `{"op":"remove","at":0}`,
+    /// `{"op":"replace","at":0,"item":{…}}` or `{"op":"move","from":2,"to":0}`, as the journal
+    /// writes them.
+    private struct ChangeCoding: Codable {
+        var change: TODOList.Change
+
+        init(_ change: TODOList.Change) {
+            self.change = change
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case op, at, item, from, to
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch change {
+            case .insert(let item, let position):
+                try container.encode("insert", forKey: .op)
+                try container.encode(position, forKey: .at)
+                try container.encode(item, forKey: .item)
+            case .remove(let position):
+                try container.encode("remove", forKey: .op)
+                try container.encode(position, forKey: .at)
+            case .replace(let position, let item):
+                try container.encode("replace", forKey: .op)
+                try container.encode(position, forKey: .at)
+                try container.encode(item, forKey: .item)
+            case .move(let source, let destination):
+                try container.encode("move", forKey: .op)
+                try container.encode(source, forKey: .from)
+                try container.encode(destination, forKey: .to)
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            switch try container.decode(String.self, forKey: .op) {
+            case "insert":
+                change = .insert(try container.decode(TODOItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
+            case "remove":
+                change = .remove(at: try container.decode(Int.self, forKey: .at))
+            case "replace":
+                change = .replace(at: try container.decode(Int.self, forKey: .at), with: try container.decode(TODOItem.self, forKey: .item))
+            case "move":
+                change = .move(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+            case let other:
+                throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown change \"\(other)\"")
+            }
+        }
+    }
+}
