@@ -92,10 +92,18 @@ extension EditingSession {
     /// ```
     public var history: History {
         guard let (closed, open) = recordedHistory() else { return History(undoSteps: [], redoSteps: []) }
-        func steps(_ groups: [UndoHistory<TODOCommand>.Group]) -> [History.Step] {
-            groups.reversed().compactMap(Self.step)
+        // The names are the manager's own listing (next first, as undo and redo take them);
+        // the saved steps, in the same order, add when each was made.
+        func steps(_ groups: [UndoHistory<TODOCommand>.Group], names: [String]) -> [History.Step] {
+            zip(groups.reversed(), names).compactMap { group, name in
+                group.commands.last.map { History.Step(name: name, date: $0.date) }
+            }
         }
-        return History(undoSteps: steps(closed.undoSteps), redoSteps: steps(closed.redoSteps), inProgress: open.flatMap(Self.step))
+        return History(
+            undoSteps: steps(closed.undoSteps, names: undoManager.undoActionNames),
+            redoSteps: steps(closed.redoSteps, names: undoManager.redoActionNames),
+            inProgress: open.flatMap(Self.step)
+        )
     }
 
     /// The undo history as it belongs with ``list`` now, to save beside it: every closed step,
