@@ -78,8 +78,7 @@ extension REPL {
             history.redoSteps.removeAll()
         }
         do {
-            let bytes = try SavedHistory(revision: replica.revision, history: history).encoded()
-            try replica.store.writeCompanion(bytes, suffix: SavedHistory.suffix, holding: lock)
+            try replica.store.saveHistory(SavedHistory(revision: replica.revision, history: history), holding: lock)
         } catch {
             notice("undo history not saved: \(error)")
         }

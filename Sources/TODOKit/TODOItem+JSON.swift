@@ -53,7 +53,7 @@ extension TODOItem {
         key("detail", first: true)
         writer.appendString(detail)
         key("id")
-        writer.appendString(id.uuidString)
+        writer.appendUUID(id)
         key("isDone")
         writer.appendBool(isDone)
         key("priority")

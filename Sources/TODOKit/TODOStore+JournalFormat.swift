@@ -276,7 +276,7 @@ extension TODOStore {
         func identity() {
             guard let id = recorded.itemID else { return }
             writer.appendKey("id")
-            writer.appendString(id.uuidString)
+            writer.appendUUID(id)
             writer.append(",")
         }
         func item(_ item: TODOItem) {

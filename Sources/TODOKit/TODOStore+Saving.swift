@@ -75,7 +75,12 @@ extension TODOStore {
     /// A rename within one directory is atomic, so a crash or `kill -9` at any moment leaves
     /// either the old file or the new one, never a torn mix. On failure the temporary file is
     /// removed and `path` is untouched.
-    func replaceFile(atPath path: String, with bytes: [UInt8], permissions: mode_t) throws(POSIX.Failure) -> POSIX.OpenFile {
+    ///
+    /// `synchronizesDirectory: false` skips flushing the directory: a crash of the process
+    /// still leaves the old file or the new one, but after a power cut the rename itself may
+    /// be lost, leaving the old file. Only for data that may be lost that way (the undo
+    /// history, which is then detected as out of date and dropped).
+    func replaceFile(atPath path: String, with bytes: [UInt8], permissions: mode_t, synchronizesDirectory: Bool = true) throws(POSIX.Failure) -> POSIX.OpenFile {
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent().path
         // A leading dot keeps the file out of casual listings; the random part keeps leftovers
@@ -89,7 +94,9 @@ extension TODOStore {
                 throw POSIX.Failure(reason: "\(error)")
             }
             try POSIX.renameFile(atPath: temporary, to: path)
-            POSIX.synchronizeDirectory(atPath: directory)
+            if synchronizesDirectory {
+                POSIX.synchronizeDirectory(atPath: directory)
+            }
             return file
         } catch {
             POSIX.removeFile(atPath: temporary)

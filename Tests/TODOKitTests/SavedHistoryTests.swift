@@ -42,6 +42,21 @@ import UndoKit
         #expect(try SavedHistory(decoding: bytes) == saved)
     }
 
+    /// The file is written without `JSONEncoder`, for speed; UndoKit's own decoder must read it
+    /// as the history it encodes itself.
+    @Test func theDirectEncodingIsUndoKitsFormat() throws {
+        var history = try #require(try Self.busySession().savableHistory())
+        history.undoSteps[0].isDiscardable = true
+        history.undoSteps[1].actionName = nil
+        history.undoSteps[1].items.append(.group(.init(items: [.command(history.undoSteps[0].commands[0])])))
+        let bytes = try SavedHistory(revision: 1, history: history).encoded()
+        let body = Data(bytes[(try #require(bytes.firstIndex(of: 0x0A)) + 1)...])
+        #expect(try UndoHistory<TODOCommand>(encoded: body) == history)
+        let library = try JSONDecoder().decode(UndoHistory<TODOCommand>.self, from: history.encoded())
+        #expect(library == history)
+        #expect(try JSONSerialization.jsonObject(with: body) as? NSDictionary == JSONSerialization.jsonObject(with: history.encoded()) as? NSDictionary)
+    }
+
     @Test func aRestoredHistoryUndoesAndRedoesAsTheOriginalWould() throws {
         let original = try Self.busySession()
         let saved = try SavedHistory(decoding: SavedHistory(revision: 1, history: #require(original.savableHistory())).encoded())
