@@ -43,27 +43,6 @@ private enum ListEdit: UndoableCommand, Codable, Equatable {
     }
 }
 
-/// Everything a user of the manager can read, compared before and after a restore.
-private struct ManagerReadings: Equatable {
-    var canUndo, canRedo: Bool
-    var undoCount, redoCount: Int
-    var undoActionName, redoActionName, undoMenuItemTitle, redoMenuItemTitle: String
-    var undoActionIsDiscardable, redoActionIsDiscardable: Bool
-
-    init(_ manager: UndoManager) {
-        canUndo = manager.canUndo
-        canRedo = manager.canRedo
-        undoCount = manager.undoCount
-        redoCount = manager.redoCount
-        undoActionName = manager.undoActionName
-        redoActionName = manager.redoActionName
-        undoMenuItemTitle = manager.undoMenuItemTitle
-        redoMenuItemTitle = manager.redoMenuItemTitle
-        undoActionIsDiscardable = manager.undoActionIsDiscardable
-        redoActionIsDiscardable = manager.redoActionIsDiscardable
-    }
-}
-
 private func makeManager() -> UndoManager {
     let manager = UndoManager(runLoop: SimulatedRunLoop())
     manager.notificationCenter = nil
@@ -90,7 +69,7 @@ struct UndoHistoryTests {
         let copy = SavedList(list.items)
         let restored = makeManager()
         try restored.restoreUndoHistory(try UndoHistory<ListEdit>(encoded: data), on: copy)
-        #expect(ManagerReadings(restored) == ManagerReadings(manager))
+        #expect(ManagerState(restored) == ManagerState(manager))
         #expect(restored.redoMenuItemTitle == "Redo Delete milk")
 
         restored.redo()
@@ -131,7 +110,7 @@ struct UndoHistoryTests {
         restored.groupsByEvent = false
         try restored.restoreUndoHistory(decoded, on: copy)
         #expect(try restored.undoHistory(of: ListEdit.self) == history)
-        #expect(ManagerReadings(restored) == ManagerReadings(manager))
+        #expect(ManagerState(restored) == ManagerState(manager))
         restored.undo()   // the empty step
         restored.undo()
         #expect(copy.items.isEmpty)
@@ -326,7 +305,7 @@ struct UndoHistoryModelTests {
             let saved = try original.manager.undoHistory(of: ListEdit.self).encoded()
             var restored = Self.makeTwin(original.list.items)
             try restored.manager.restoreUndoHistory(try UndoHistory<ListEdit>(encoded: saved), on: restored.list)
-            #expect(ManagerReadings(restored.manager) == ManagerReadings(original.manager))
+            #expect(ManagerState(restored.manager) == ManagerState(original.manager))
 
             var continuation = random
             for _ in 0..<20 {
@@ -335,7 +314,7 @@ struct UndoHistoryModelTests {
                 original.apply(operation, &continuation)
                 restored.apply(operation, &replay)
                 #expect(restored.list.items == original.list.items)
-                #expect(ManagerReadings(restored.manager) == ManagerReadings(original.manager))
+                #expect(ManagerState(restored.manager) == ManagerState(original.manager))
             }
         }
     }
