@@ -26,7 +26,18 @@ extension REPL {
         } catch {
             return dropHistory(replica, error)
         }
-        guard let saved else { return .none }
+        guard let saved else {
+            // No history file may also mean one not written yet: the process that committed
+            // this list writes its first history right after, under the lock. Read again
+            // holding it, as for a history one revision behind, so as not to start without it.
+            // Only where a writer has made the lock file: taking the lock then creates nothing,
+            // so a read-only line on a file no writer of this version touched still writes nothing.
+            if !holdingLock, FileManager.default.fileExists(atPath: replica.store.lockURL.path),
+               let adoption = adoptSavedHistoryUnderLock(replica) {
+                return adoption
+            }
+            return .none
+        }
         guard saved.revision == replica.revision else {
             if !holdingLock, let adoption = adoptSavedHistoryUnderLock(replica) {
                 return adoption
