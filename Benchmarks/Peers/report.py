@@ -118,10 +118,11 @@ def table(summary, timed_out, args):
             order.append((w, p))
     order.sort(key=lambda wp: int(wp[0][1:]) if wp[0][1:].isdigit() else 99)
 
-    for (w, p) in [("floor", "register"), ("floor", "undo")]:
+    for (w, p) in [("floor", "register"), ("floor", "undo"), ("floor", "weak_call")]:
         f = get("floor", w, p)
         if f:
-            what = "allocate closure + append" if p == "register" else "pop + call"
+            what = {"register": "allocate closure + append", "undo": "pop + call",
+                    "weak_call": "load a weak reference + call: what spec H3 adds per step"}[p]
             lines.append(
                 f"| floor | {p} | {f['n']:,} | {fmt_ns(f['ns'])} | — | — | — | — | — | — | {fmt_mib(f['rss_kb'])} / — / — / — "
                 f"| Swift floor ({what}), not UndoKit |"

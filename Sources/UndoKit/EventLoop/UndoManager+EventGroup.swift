@@ -58,7 +58,7 @@ extension UndoManager {
         // The order of the end of an event (spec R15): disarm first, so a registration made
         // by a did-close observer opens the next automatic group.
         automaticGroupIsPending = false
-        route(from: "endEventGroup()") { endUndoGrouping() }
+        endUndoGroupingThroughOverrides(from: "endEventGroup()")
         return true
     }
 

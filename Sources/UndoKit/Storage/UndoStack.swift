@@ -204,7 +204,7 @@ struct UndoStack {
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) and
     /// returns its entries, oldest first.
-    mutating func popNewestGroup() -> ContiguousArray<Entry> {
+    mutating func popNewestGroup() -> PoppedGroup {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
@@ -215,14 +215,12 @@ struct UndoStack {
         // Moves the group out: a slice would share the buffer, and the removal below would
         // then copy the whole stack.
         let length = entries.count - start
-        let group = entries.withUnsafeMutableBufferPointer { stack in
-            ContiguousArray<Entry>(unsafeUninitializedCapacity: length) { buffer, count in
-                let source = stack.baseAddress! + start
-                buffer.baseAddress!.moveInitialize(from: source, count: length)
-                // The moved-from slots get payload-free values for removeSubrange to destroy.
-                source.initialize(repeating: .end(length: 0), count: length)
-                count = length
-            }
+        let group = PoppedGroup(capacity: length)
+        entries.withUnsafeMutableBufferPointer { stack in
+            let source = stack.baseAddress! + start
+            group.base.moveInitialize(from: source, count: length)
+            // The moved-from slots get payload-free values for removeSubrange to destroy.
+            source.initialize(repeating: .end(length: 0), count: length)
         }
         entries.removeSubrange(start...)
         return group
@@ -382,5 +380,35 @@ struct UndoStack {
             index -= 1
         }
         return count
+    }
+}
+
+/// The entries of a group taken off a stack by ``UndoStack/popNewestGroup()``, handed out
+/// newest first by ``popLast()``.
+///
+/// A buffer of its own rather than a `ContiguousArray`, so that handing out an entry is a
+/// move with no uniqueness check: undoing a group of N actions pops N entries (about 20
+/// instructions each saved, callgrind, W2). Not copyable, so it has one owner, which
+/// destroys what was not handed out.
+struct PoppedGroup: ~Copyable {
+    fileprivate let base: UnsafeMutablePointer<UndoStack.Entry>
+    private var remaining: Int
+
+    /// Space for `count` entries, which the caller initializes.
+    fileprivate init(capacity count: Int) {
+        base = .allocate(capacity: count)
+        remaining = count
+    }
+
+    /// Moves out the newest entry not yet handed out.
+    mutating func popLast() -> UndoStack.Entry? {
+        guard remaining > 0 else { return nil }
+        remaining -= 1
+        return (base + remaining).move()
+    }
+
+    deinit {
+        base.deinitialize(count: remaining)
+        base.deallocate()
     }
 }

@@ -67,9 +67,7 @@ extension UndoManager {
         guard automaticGroupIsPending else { return true }
         guard storage.pointee.groupsByEvent && storage.pointee.runLoopModes.contains(mode) else { return false }
         automaticGroupIsPending = false
-        route(from: "SimulatedRunLoop.tick(mode:) closing the automatic group") {
-            endUndoGrouping()
-        }
+        endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
         return true
     }
 

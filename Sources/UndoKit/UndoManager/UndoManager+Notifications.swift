@@ -208,7 +208,7 @@ extension UndoManager {
 
     /// Whether posting an event reaches anyone.
     var hasEventListeners: Bool {
-        !eventObservers.isEmpty || notificationCenter != nil
+        storage.pointee.hasEventListeners
     }
 
     /// Delivers an event to the typed observers, then to ``notificationCenter``. A checkpoint

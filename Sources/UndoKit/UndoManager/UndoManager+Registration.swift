@@ -164,12 +164,19 @@ extension UndoManager {
 
     /// Spec R5: the first registration of an event (or the first metadata setter) opens the
     /// automatic group, through ``beginUndoGrouping()`` as on Apple platforms and GNUstep.
+    ///
+    /// The test inline, since every registration makes it and it rarely opens anything.
+    @inline(__always)
     func openAutomaticGroupIfNeeded() {
         guard storage.pointee.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
+        openAutomaticGroup()
+    }
+
+    private func openAutomaticGroup() {
         automaticGroupIsPending = true
         if !isScheduledOnRunLoop {
             runLoop.schedule(self)
         }
-        beginUndoGrouping()
+        beginUndoGroupingThroughOverrides()
     }
 }

@@ -5,13 +5,17 @@ extension UndoManager {
     func undoClosingTheAutomaticGroup() {
         post(.checkpoint)
         if !isBusy && automaticGroupIsPending && undoStack.nesting == 1 {
-            route(from: "undo()") { endUndoGrouping() }
+            endUndoGroupingThroughOverrides(from: "undo()")
             automaticGroupIsPending = false
         }
         guard undoStack.nesting == 0 && !storage.pointee.isRedoing else {
             programmerError(in: PublicCall("undo()"), "undo was called with too many nested undo groups")
         }
-        route(from: "undo()") { undoNestedGroup() }
+        if storage.pointee.isSubclassInstance {
+            route(from: "undo()") { undoNestedGroup() }
+        } else {
+            undoNewestGroup(in: PublicCall("undoNestedGroup()", calledBy: "undo()"))
+        }
     }
 
     /// Spec R19: ``undoNestedGroup()``. Builds the redo group with ``beginUndoGrouping()``;
@@ -28,7 +32,7 @@ extension UndoManager {
         let undoesTopLevelGroup = undoStack.nesting == 0
         let redoStepsBefore = redoStack.topLevelCount
         post(.willUndoChange)
-        beginUndoGrouping()
+        beginUndoGroupingThroughOverrides()
         let undoneMetadata = undoStack.topMetadata
         if registrationIsEnabled, let undoneMetadata {
             redoStack.replaceOpenTopMetadata(with: undoneMetadata)
@@ -54,7 +58,7 @@ extension UndoManager {
     /// Spec R21: ``redo()``. Asks ``canRedo`` (which posts the checkpoint), and builds the undo
     /// group with ``beginUndoGrouping()`` and ``endUndoGrouping()``.
     func redoNewestGroup() {
-        guard canRedo else { return }
+        guard canRedoThroughOverrides else { return }
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
@@ -63,7 +67,7 @@ extension UndoManager {
         let redoesTopLevelGroup = undoStack.nesting == 0
         let recorded = registrationIsEnabled
         post(.willRedoChange)
-        beginUndoGrouping()
+        beginUndoGroupingThroughOverrides()
         let redoneMetadata = redoStack.topMetadata
         // Copying "nothing" over "nothing" is the common case; skip its park-and-release.
         if registrationIsEnabled && (redoneMetadata != nil || undoStack.topMetadata != nil) {
@@ -82,7 +86,7 @@ extension UndoManager {
             cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
         }
         post(.checkpoint)
-        route(from: "redo()") { endUndoGrouping() }
+        endUndoGroupingThroughOverrides(from: "redo()")
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }
@@ -104,7 +108,8 @@ extension UndoManager {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
         // Popped one by one, so each step is moved out rather than copied (a copy would
-        // retain its owner and context, and the array's release release them again).
+        // retain its owner and context, and destroying the group would release them again);
+        // an abort leaves the rest to the group's deinit.
         while let entry = entries.popLast() {
             switch consume entry {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):

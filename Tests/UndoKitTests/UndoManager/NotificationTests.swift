@@ -90,6 +90,38 @@ struct NotificationTests {
         #expect(fixture.takeEvents() == [DO])
     }
 
+    @Test("A listener added while an undo runs hears the rest of that undo")
+    func listenerAddedDuringUndo() {
+        let center = NotificationCenter()
+        let recorder = Recorder()
+        let token = center.addObserver(forName: nil, object: nil, queue: nil) { recorder.append($0) }
+        defer { center.removeObserver(token) }
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.notificationCenter = nil
+        var events: [UndoManager.Event] = []
+        var observation: UndoManager.EventObservation?
+        let doc = Document()
+        manager.beginUndoGrouping()
+        manager.registerUndo(withTarget: doc) { _ in
+            observation = manager.addEventObserver { events.append($0) }
+            manager.notificationCenter = center
+        }
+        manager.endUndoGrouping()
+        manager.undo()
+        // What the undo posts after its action ran: the redo group's close checkpoint, then
+        // did-undo (section D).
+        #expect(events == [.checkpoint, .didUndoChange(isDiscardable: false)])
+        #expect(recorder.names == [.NSUndoManagerCheckpoint, .NSUndoManagerDidUndoChange])
+        observation?.cancel()
+        manager.notificationCenter = nil
+        manager.beginUndoGrouping()
+        manager.registerUndo(withTarget: doc) { _ in }
+        manager.endUndoGrouping()
+        #expect(events.count == 2)
+        #expect(recorder.names.count == 2)
+    }
+
     @Test("Typed observers run before the center and can be cancelled")
     func observationOrderAndCancel() {
         let center = NotificationCenter()

@@ -264,4 +264,35 @@ struct UndoRedoTests {
         #expect(kept.log == ["kept ran"])
         #expect(removed.log.isEmpty)
     }
+
+    @Test("removeAllActions() during an undo runs none of the group's remaining actions and releases them")
+    // R32: the undo's close then finds no open group and traps; the action opens one, as a
+    // program recovering from the clear might, so that the undo can finish.
+    func clearingDuringUndoReleasesTheRestOfTheGroup() {
+        let fixture = Fixture(groupsByEvent: false)
+        let doc = Document()
+        weak var capturedByTheRest: Document?
+        do {
+            let captured = Document("captured")
+            capturedByTheRest = captured
+            fixture.manager.beginUndoGrouping()
+            for label in ["first", "second"] {
+                fixture.manager.registerUndo(withTarget: doc) { document in
+                    document.log.append("\(label) with \(captured.name)")
+                }
+            }
+            fixture.manager.registerUndo(withTarget: doc) { [unowned fixture] document in
+                document.log.append("clearing")
+                fixture.manager.removeAllActions()
+                fixture.manager.beginUndoGrouping()
+            }
+            fixture.manager.endUndoGrouping()
+        }
+        #expect(capturedByTheRest != nil)
+        fixture.manager.undo()
+        #expect(doc.log == ["clearing"])
+        // The two actions that did not run were destroyed with the popped group.
+        #expect(capturedByTheRest == nil)
+        #expect(fixture.manager.groupingLevel == 0 && !fixture.manager.isUndoing)
+    }
 }
