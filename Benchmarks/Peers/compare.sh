@@ -147,4 +147,8 @@ python3 "$HERE/report.py" \
     --results "$RESULTS" --sweep "$SWEEP_RESULTS" --n "$N" --reps "$REPS" \
     --machine "$machine" --gnustep-w5-calls "$GNUSTEP_W5_CALLS" \
     --markdown "$BUILD/compare.md" --svg "$BUILD/w1-scaling.svg"
-log "table: $BUILD/compare.md; chart: $BUILD/w1-scaling.svg; raw: $RESULTS"
+if [ "$SWEEP" != 0 ]; then
+    log "table: $BUILD/compare.md; chart: $BUILD/w1-scaling.svg; raw: $RESULTS"
+else
+    log "table: $BUILD/compare.md (SWEEP=0: no chart); raw: $RESULTS"
+fi

@@ -330,7 +330,8 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(text + "\n")
-    if args.svg:
+    # No sweep (SWEEP=0): no chart, rather than a chart without an axis.
+    if args.svg and sweep:
         svg = svg_chart(summary, sweep, args)
         if svg:
             with open(args.svg, "w") as f:

@@ -32,10 +32,12 @@ def main():
     parser.add_argument("--workloads", default="W1,W2,W3,W4")
     parser.add_argument("--n", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--api", default=None, help="passed to the new build only, e.g. commands")
+    parser.add_argument("--api", default=None, help="passed to the new build, e.g. commands")
+    parser.add_argument("--old-api", default=None,
+                        help="passed to the old build (default: none, for builds older than --api)")
     arguments = parser.parse_args()
 
-    builds = [("old", arguments.old, None), ("new", arguments.new, arguments.api)]
+    builds = [("old", arguments.old, arguments.old_api), ("new", arguments.new, arguments.api)]
     samples = {}
     for round_index in range(arguments.rounds):
         order = builds if round_index % 2 == 0 else list(reversed(builds))
