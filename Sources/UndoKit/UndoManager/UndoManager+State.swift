@@ -122,9 +122,12 @@ extension UndoManager {
     /// ``canRedo`` where the manager asks it (see ``beginUndoGroupingThroughOverrides()``).
     @inline(__always)
     var canRedoThroughOverrides: Bool {
-        if storage.pointee.isSubclassInstance {
-            return canRedo
-        }
+        storage.pointee.isSubclassInstance ? canRedo : checkpointThenHasRedoGroup()
+    }
+
+    /// ``canRedo``'s implementation: posts the checkpoint Apple posts when it is read.
+    @inline(__always)
+    func checkpointThenHasRedoGroup() -> Bool {
         post(.checkpoint)
         return redoStack.topLevelCount != 0
     }

@@ -263,8 +263,7 @@ open class UndoManager: NSObject {
     /// manager.canRedo   // true if the undone operations registered their inverses
     /// ```
     open var canRedo: Bool {
-        post(.checkpoint)
-        return redoStack.topLevelCount != 0
+        checkpointThenHasRedoGroup()
     }
 
     /// The number of closed top-level groups on the undo stack.
