@@ -99,7 +99,7 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     /// The direction every command step of this stack must have.
     let runsExecute: Bool
 
-    func steps(of undoStack: UndoStack) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+    func steps(of undoStack: borrowing UndoStack) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
         // Open groups under construction, outermost first; the finished top-level groups.
         var open: [UndoHistory<Command>.Group] = []
         var steps: [UndoHistory<Command>.Group] = []

@@ -38,7 +38,7 @@ extension UndoStack {
         // Moves the older group's end mark and the newer begin mark out, parking the begin
         // (it holds the newer metadata) for release by the manager.
         dropped.append(exchange(&entries[newerBegin], with: .end(length: 0)))
-        entries.removeSubrange((newerBegin - 1)...newerBegin)
+        entries.removeSubrange((newerBegin - 1)..<(newerBegin + 1))
         entries.append(.end(length: entries.count - olderStart))
         topLevelCount -= 1
     }

@@ -27,7 +27,7 @@ extension UndoStack {
                 if begins.isEmpty { topLevel += 1 }
             }
         }
-        precondition(begins == openBegins, "UndoStack: open groups \(openBegins), entries say \(begins)")
+        precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
         precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
         precondition(totalCost == recomputedTotalCost(), "UndoStack: totalCost \(totalCost), groups say \(recomputedTotalCost())")
         if limit > 0 {

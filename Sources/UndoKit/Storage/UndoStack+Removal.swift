@@ -73,10 +73,9 @@ extension UndoStack {
                 }
             }
         }
-        dropped.append(contentsOf: entries[write...])
-        entries.removeSubrange(write...)
+        entries.moveSuffix(from: write, appendingTo: &dropped)
         // Whatever is still on the frame stack is an open group, never removed.
-        openBegins = frames.map(\.begin)
+        openBegins = StackBuffer(frames.map(\.begin))
         topLevelCount -= removedTopLevel
         totalCost -= removedCost
         // Open groups are never removed and are newer than every closed one, so the ordinal

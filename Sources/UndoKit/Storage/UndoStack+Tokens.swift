@@ -46,13 +46,13 @@ extension UndoStack {
 
     /// The tokens of the closed top-level groups, oldest first; `nil` for an untagged group.
     func closedTopLevelTokens() -> [UInt64?] {
-        closedTopLevelStartsNewestFirst().reversed().map(token(ofGroupStartingAt:))
+        closedTopLevelStartsNewestFirst().reversed().map { token(ofGroupStartingAt: $0) }
     }
 
     /// The tokens of the newest `count` closed top-level groups (fewer if the stack holds
     /// fewer), oldest first.
     func newestClosedTopLevelTokens(_ count: Int) -> [UInt64?] {
-        closedTopLevelStartsNewestFirst(limit: count).reversed().map(token(ofGroupStartingAt:))
+        closedTopLevelStartsNewestFirst(limit: count).reversed().map { token(ofGroupStartingAt: $0) }
     }
 
     /// The metadata of the closed top-level groups, oldest first; `nil` for a group without
@@ -125,13 +125,13 @@ extension UndoStack {
         // Expanding singletons shifts what follows, so rebuild the array once instead of
         // inserting in the middle once per singleton.
         let end = closedTopLevelEnd
-        var rebuilt = ContiguousArray<Entry>()
+        var rebuilt = StackBuffer<Entry>()
         rebuilt.reserveCapacity(entries.count + 2 * starts.count)
-        rebuilt.append(contentsOf: entries[..<head])
+        rebuilt.append(contentsOf: entries.elements(in: 0..<head))
         for (offset, start) in starts.enumerated() {
             let groupEnd = offset + 1 < starts.count ? starts[offset + 1] : end
             guard retagged[offset] else {
-                rebuilt.append(contentsOf: entries[start..<groupEnd])
+                rebuilt.append(contentsOf: entries.elements(in: start..<groupEnd))
                 continue
             }
             let metadata: GroupMetadata
@@ -144,14 +144,14 @@ extension UndoStack {
             case .begin(let existing):
                 metadata = existing ?? GroupMetadata()
                 rebuilt.append(.begin(metadata))
-                rebuilt.append(contentsOf: entries[(start + 1)..<groupEnd])
+                rebuilt.append(contentsOf: entries.elements(in: (start + 1)..<groupEnd))
             case .end, .action:
                 preconditionFailure("UndoStack: top-level group does not start with a begin mark or singleton")
             }
             metadata.coordinatorToken = tokens[offset]
         }
         let shift = rebuilt.count - end
-        rebuilt.append(contentsOf: entries[end...])
+        rebuilt.append(contentsOf: entries.elements(in: end..<entries.count))
         entries = rebuilt
         for i in openBegins.indices {
             openBegins[i] += shift

@@ -11,8 +11,10 @@
 /// - a closed group holding exactly one action and no metadata collapses into one
 ///   `.singleton` entry, which is observably identical to begin, action, end;
 /// - trimming the oldest group advances `head` instead of shifting the array, compacting only
-///   when the dead prefix outweighs the live part, so `levelsOfUndo` costs O(1) amortized.
-struct UndoStack {
+///   when the dead prefix outweighs the live part, so `levelsOfUndo` costs O(1) amortized;
+/// - the buffers are ``StackBuffer``s, not arrays, so no mutation asks whether its storage is
+///   shared; the stack is not copyable, so it never is.
+struct UndoStack: ~Copyable {
     enum Entry {
         /// Opens a group; the metadata is allocated on first write.
         case begin(GroupMetadata?)
@@ -59,11 +61,11 @@ struct UndoStack {
         }
     }
 
-    var entries: ContiguousArray<Entry> = []
+    var entries = StackBuffer<Entry>()
     /// Entries before `head` were trimmed; they hold payload-free placeholders.
     var head = 0
     /// Indices of the begin marks of the open groups, outermost first.
-    var openBegins: [Int] = []
+    var openBegins = StackBuffer<Int>()
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
@@ -94,7 +96,7 @@ struct UndoStack {
     /// as Apple recommends. So no mutation releases entries in place: it parks them here,
     /// and the manager releases them once the stacks are consistent again
     /// (``UndoManager/releaseDroppedEntries()``).
-    var dropped: ContiguousArray<Entry> = []
+    var dropped = StackBuffer<Entry>()
 
     var nesting: Int { openBegins.count }
     var isEmpty: Bool { entries.count == head }
@@ -158,25 +160,19 @@ struct UndoStack {
     /// and action on top, as one `.singleton` entry; `false`, changing nothing, for any other
     /// two entries.
     ///
-    /// Through the buffer, so that the kind tests copy nothing and the action is moved, not
+    /// Through pointers, so that the kind tests copy nothing and the action is moved, not
     /// copied: subscript reads of a 32-byte entry retain its references, and the optimizer
     /// does not remove those retains.
     @inline(__always)
     private mutating func collapseNewestGroup(beginningAt begin: Int) -> Bool {
-        let collapsed = entries.withUnsafeMutableBufferPointer { buffer -> Bool in
-            let first = buffer.baseAddress! + begin
-            guard case .begin(nil) = first.pointee, case .action = (first + 1).pointee else { return false }
-            guard case .action(let id, let owner, let handler) = (first + 1).move() else { preconditionFailure("unreachable") }
-            // The begin mark holds no reference, so overwriting it releases nothing; the
-            // moved-from slot gets a payload-free value for the removal below.
-            first.initialize(to: .singleton(id, owner, handler))
-            (first + 1).initialize(to: .end(length: 0))
-            return true
-        }
-        if collapsed {
-            entries.removeLast()
-        }
-        return collapsed
+        let first = entries.pointer(at: begin)
+        let second = entries.pointer(at: begin + 1)
+        guard case .begin(nil) = first.pointee, case .action = second.pointee else { return false }
+        guard case .action(let id, let owner, let handler) = second.move() else { preconditionFailure("unreachable") }
+        // The begin mark holds no reference, so overwriting it releases nothing.
+        first.initialize(to: .singleton(id, owner, handler))
+        entries.forgetMovedOutLast()
+        return true
     }
 
     // MARK: Popping and trimming
@@ -194,7 +190,7 @@ struct UndoStack {
     /// is a singleton, and returns its step; the common case of undo and redo, with no
     /// allocation.
     mutating func popNewestSingleton() -> UndoStep? {
-        guard entries[entries.count - 1].isSingleton,
+        guard entries.pointer(at: entries.count - 1).pointee.isSingleton,
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
@@ -212,27 +208,13 @@ struct UndoStack {
                 totalCost -= metadata.cost
             }
         }
-        // Moves the group out: a slice would share the buffer, and the removal below would
-        // then copy the whole stack.
-        let length = entries.count - start
-        let group = PoppedGroup(capacity: length)
-        entries.withUnsafeMutableBufferPointer { stack in
-            let source = stack.baseAddress! + start
-            group.base.moveInitialize(from: source, count: length)
-            // The moved-from slots get payload-free values for removeSubrange to destroy.
-            source.initialize(repeating: .end(length: 0), count: length)
-        }
-        entries.removeSubrange(start...)
+        let group = PoppedGroup(capacity: entries.count - start)
+        entries.moveSuffix(from: start, to: group.base)
         return group
     }
 
     mutating func removeAll() {
-        if dropped.isEmpty {
-            swap(&entries, &dropped)
-        } else {
-            dropped.append(contentsOf: entries)
-            entries.removeAll()
-        }
+        entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()
         head = 0
         topLevelCount = 0
@@ -284,7 +266,7 @@ struct UndoStack {
         head = index
         topLevelCount -= 1
         if head >= 64 && head * 2 >= entries.count {
-            entries.removeSubrange(..<head)
+            entries.removeSubrange(0..<head)
             for i in openBegins.indices {
                 openBegins[i] -= head
             }

@@ -8,7 +8,8 @@ extension UndoManager {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(repeating: UndoStack(), count: 2)
+        stacks.initialize(to: UndoStack())
+        (stacks + 1).initialize(to: UndoStack())
         return (storage, stacks)
     }
 

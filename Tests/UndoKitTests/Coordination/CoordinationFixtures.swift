@@ -57,9 +57,11 @@ extension UndoCoordinator {
         synchronizeIfNeeded()
         func name(of step: Step, onRedoStack: Bool) -> String {
             guard let manager = step.member.manager else { return "<gone>" }
-            let stack = onRedoStack ? manager.redoStack : manager.undoStack
-            guard let index = stack.closedTopLevelTokens().firstIndex(of: step.token) else { return "<missing>" }
-            return stack.closedTopLevelMetadata()[index]?.name ?? ""
+            let (tokens, metadata) = onRedoStack
+                ? (manager.redoStack.closedTopLevelTokens(), manager.redoStack.closedTopLevelMetadata())
+                : (manager.undoStack.closedTopLevelTokens(), manager.undoStack.closedTopLevelMetadata())
+            guard let index = tokens.firstIndex(of: step.token) else { return "<missing>" }
+            return metadata[index]?.name ?? ""
         }
         return CoordinationOrder(
             undo: undoSteps.map { name(of: $0, onRedoStack: false) },

@@ -496,13 +496,14 @@ struct CoordinationUndoCoordinatorTests {
         counter.add(1, using: manager)   // one action, no metadata: stored as a singleton
         loop.tick()
         if case .singleton? = manager.undoStack.entries.last {} else {
-            Issue.record("expected a collapsed group, got \(manager.undoStack.entries)")
+            Issue.record("expected a collapsed group, got \(manager.undoStack.entries.elements)")
         }
         let coordinator = UndoCoordinator()
         coordinator.attach(manager)   // adopts it: tagged, so expanded
         counter.add(2, using: manager)
         loop.tick()                   // tagged on close: expanded too
-        #expect(manager.undoStack.entries.count == 6)
+        let entryCount = manager.undoStack.entries.count
+        #expect(entryCount == 6)
         manager.checkInvariants()
         #expect(manager.undoCount == 2 && manager.undoActionName == "")
         coordinator.undo()
