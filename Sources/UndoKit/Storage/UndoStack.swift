@@ -113,6 +113,7 @@ struct UndoStack: ~Copyable {
 
     // MARK: Pushing
 
+    @inline(__always)
     mutating func pushBegin() {
         if openBegins.isEmpty {
             topLevelCount += 1

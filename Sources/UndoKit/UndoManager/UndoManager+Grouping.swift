@@ -3,6 +3,7 @@ import Foundation
 /// Opening and closing groups (spec R9, R10, R15).
 extension UndoManager {
     /// Spec R9: ``beginUndoGrouping()``.
+    @inline(__always)
     func openGroup() {
         guard registrationIsEnabled else { return }
         let busy = isBusy

@@ -131,11 +131,22 @@ extension UndoManager {
     @inline(__always)
     private func invoke(_ step: consuming UndoStep) {
         if !step.owner.isCommand {
-            unsafeDowncast(step.owner, to: ActionTarget.self).invoke(step.handler, in: self)
+            // The step owns its target for the whole call, so the call borrows it: left to
+            // ARC, the target was retained once more around the call and released twice after
+            // (callgrind, W1: about 40 instructions per step).
+            withExtendedLifetime(step) { step in
+                Unmanaged.passUnretained(unsafeDowncast(step.owner, to: ActionTarget.self))
+                    ._withUnsafeGuaranteedRef { $0.invoke(step.handler, in: self) }
+            }
             return
         }
+        // Borrowed for the run as the target is above.
+        let ran = withExtendedLifetime(step) { step in
+            Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
+                ._withUnsafeGuaranteedRef { $0.run() }
+        }
+        guard ran else { return }
         let command = unsafeDowncast(step.owner, to: CommandEntry.self)
-        guard command.run() else { return }
         if storage.pointee.isSubclassInstance, let model = command.model {
             // Overrides see the inverse registration, as they would a handler's.
             recordThroughOverrides(command, on: model)
