@@ -1,25 +1,22 @@
 import Foundation
 
-/// A growable, contiguous buffer with one owner: what ``UndoStack`` keeps its entries, its
-/// open groups' begin indices and its parked entries in.
+/// A growable, contiguous buffer with one owner: what ``UndoStack`` keeps its open groups'
+/// begin indices and its parked entries in (its entries are in the manager's
+/// ``TwinStackBuffer``, which grows the same way).
 ///
 /// Not a `ContiguousArray`, because an array is copy-on-write: every mutation first asks
-/// the runtime whether its storage is shared (`swift_isUniquelyReferenced`), and undoing a
-/// one-action group mutates the stacks six or seven times (pop the step, push the redo
-/// group's begin mark and its index, push the inverse, pop the index, collapse the group).
-/// A non-copyable buffer cannot be shared, so it needs no such check: profiled with
-/// callgrind, W1, that check and its branches were about a sixth of an undo.
+/// the runtime whether its storage is shared (`swift_isUniquelyReferenced`), and a group's
+/// open and close push and pop its begin index. A non-copyable buffer cannot be shared, so it
+/// needs no such check: profiled with callgrind, W1, the stacks' checks and their branches
+/// were about a sixth of an undo.
 ///
 /// Indices are checked (a bad index traps, as an array's would); growth doubles the
-/// capacity, as an array's does, but with `realloc`: a large buffer grows in place or by
-/// remapping its pages, where an array allocates anew, copies everything and touches twice
-/// the memory. Undoing W1's 10⁶ steps builds a 32 MB redo stack from nothing, and that
-/// growth was what made an undo cost more than a redo of the same instructions.
-///
-/// `realloc` moves elements as bytes, which is sound for the elements this buffer holds:
-/// stack entries (class references, closure contexts, integers) and integers are bitwise
-/// movable. (Types that are not, such as Objective-C weak references or some C++ types, must
-/// not be stored here.)
+/// capacity, as an array's does, but with `realloc`, which grows a large buffer in place or
+/// by remapping its pages where an array allocates anew and copies everything. `realloc`
+/// moves elements as bytes, which is sound for the elements this buffer holds: stack entries
+/// (class references, closure contexts, integers) and integers are bitwise movable. (Types
+/// that are not, such as Objective-C weak references or some C++ types, must not be stored
+/// here.)
 struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     /// The number of initialized elements, which occupy `base[0..<count]`.
@@ -54,16 +51,9 @@ struct StackBuffer<Element>: ~Copyable {
     var isEmpty: Bool { count == 0 }
     var indices: Range<Int> { 0..<count }
     var first: Element? { count == 0 ? nil : base.pointee }
-    var last: Element? { count == 0 ? nil : base[count - 1] }
 
     /// A copy of the elements, for tests and messages.
     var elements: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    /// A copy of the elements in `range`.
-    func elements(in range: Range<Int>) -> ContiguousArray<Element> {
-        checkRange(range)
-        return ContiguousArray(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
-    }
 
     subscript(index: Int) -> Element {
         unsafeAddress {
@@ -76,21 +66,6 @@ struct StackBuffer<Element>: ~Copyable {
         }
     }
 
-    /// The address of the element at `index`, for moving elements in and out of place; valid
-    /// until the next mutation that may grow the buffer.
-    mutating func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
-        checkIndex(index)
-        return base + index
-    }
-
-    /// Calls `body` with the initialized elements, which it may rearrange but must leave
-    /// initialized.
-    mutating func withUnsafeMutableBufferPointer<Result>(
-        _ body: (UnsafeMutableBufferPointer<Element>) -> Result
-    ) -> Result {
-        body(UnsafeMutableBufferPointer(start: base, count: count))
-    }
-
     // MARK: Adding
 
     mutating func append(_ element: consuming Element) {
@@ -99,12 +74,6 @@ struct StackBuffer<Element>: ~Copyable {
         }
         (base + count).initialize(to: element)
         count += 1
-    }
-
-    mutating func append(contentsOf elements: some Collection<Element>) {
-        reserveCapacity(count + elements.count)
-        _ = UnsafeMutableBufferPointer(start: base + count, count: elements.count).initialize(fromContentsOf: elements)
-        count += elements.count
     }
 
     mutating func reserveCapacity(_ minimumCapacity: Int) {
@@ -142,14 +111,6 @@ struct StackBuffer<Element>: ~Copyable {
         count == 0 ? nil : removeLast()
     }
 
-    /// Removes the elements in `range`, moving the later ones down.
-    mutating func removeSubrange(_ range: Range<Int>) {
-        checkRange(range)
-        (base + range.lowerBound).deinitialize(count: range.count)
-        (base + range.lowerBound).moveInitialize(from: base + range.upperBound, count: count - range.upperBound)
-        count -= range.count
-    }
-
     /// Removes every element; keeps the capacity only if asked to.
     mutating func removeAll(keepingCapacity: Bool = false) {
         base.deinitialize(count: count)
@@ -161,46 +122,11 @@ struct StackBuffer<Element>: ~Copyable {
         }
     }
 
-    /// Moves the elements from `start` on to the end of `destination`; when they are all
-    /// the elements and `destination` is empty, by exchanging the two buffers' storage.
-    mutating func moveSuffix(from start: Int, appendingTo destination: inout StackBuffer<Element>) {
-        checkRange(start..<count)
-        if start == 0 && destination.isEmpty {
-            swap(&base, &destination.base)
-            swap(&count, &destination.count)
-            swap(&capacity, &destination.capacity)
-            return
-        }
-        let moved = count - start
-        destination.reserveCapacity(destination.count + moved)
-        (destination.base + destination.count).moveInitialize(from: base + start, count: moved)
-        destination.count += moved
-        count = start
-    }
-
-    /// Moves the elements from `start` on to `destination`, oldest first, and removes them.
-    mutating func moveSuffix(from start: Int, to destination: UnsafeMutablePointer<Element>) {
-        checkRange(start..<count)
-        destination.moveInitialize(from: base + start, count: count - start)
-        count = start
-    }
-
-    /// Forgets the last element, whose value the caller has already moved out through
-    /// ``pointer(at:)``.
-    mutating func forgetMovedOutLast() {
-        precondition(count > 0, "StackBuffer: forgetMovedOutLast() on an empty buffer")
-        count -= 1
-    }
-
     // MARK: Checks
 
     @inline(__always)
     private func checkIndex(_ index: Int) {
         // One unsigned comparison covers both a negative index and one past the end.
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StackBuffer: index \(index) out of range 0..<\(count)")
-    }
-
-    private func checkRange(_ range: Range<Int>) {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "StackBuffer: range \(range) out of range 0..<\(count)")
     }
 }

@@ -26,50 +26,48 @@ extension UndoStack {
         let liveEnd = entries.count
         let start = head
         var write = start
-        entries.withUnsafeMutableBufferPointer { buffer in
-            for read in start..<liveEnd {
-                switch buffer[read] {
-                case .begin:
-                    if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    frames.append(Frame(begin: write, ordinal: frames.isEmpty ? topLevelSeen : 0))
-                    if frames.count == 1 { topLevelSeen += 1 }
-                    buffer.swapAt(write, read)
+        for read in start..<liveEnd {
+            switch entries[read] {
+            case .begin:
+                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
+                frames.append(Frame(begin: write, ordinal: frames.isEmpty ? topLevelSeen : 0))
+                if frames.count == 1 { topLevelSeen += 1 }
+                entries.swapAt(write, read)
+                write += 1
+            case .action(let id, _, _):
+                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
+                if id != target {
+                    entries.swapAt(write, read)
                     write += 1
-                case .action(let id, _, _):
-                    if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    if id != target {
-                        buffer.swapAt(write, read)
-                        write += 1
-                    }
-                case .singleton(let id, _, _):
-                    if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                    if id != target {
-                        buffer.swapAt(write, read)
-                        write += 1
-                    } else if frames.isEmpty {
+                }
+            case .singleton(let id, _, _):
+                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
+                if id != target {
+                    entries.swapAt(write, read)
+                    write += 1
+                } else if frames.isEmpty {
+                    removedTopLevel += 1
+                    newestRemovedOrdinal = topLevelSeen
+                }
+                if frames.isEmpty { topLevelSeen += 1 }
+            case .end:
+                let frame = frames.removeLast()
+                if frame.hadContent && write == frame.begin + 1 {
+                    // Emptied by this removal: drop its begin mark too.
+                    write -= 1
+                    if frames.isEmpty {
                         removedTopLevel += 1
-                        newestRemovedOrdinal = topLevelSeen
-                    }
-                    if frames.isEmpty { topLevelSeen += 1 }
-                case .end:
-                    let frame = frames.removeLast()
-                    if frame.hadContent && write == frame.begin + 1 {
-                        // Emptied by this removal: drop its begin mark too.
-                        write -= 1
-                        if frames.isEmpty {
-                            removedTopLevel += 1
-                            newestRemovedOrdinal = frame.ordinal
-                            if case .begin(let metadata?) = buffer[write] {
-                                removedCost += metadata.cost
-                            }
+                        newestRemovedOrdinal = frame.ordinal
+                        if case .begin(let metadata?) = entries[write] {
+                            removedCost += metadata.cost
                         }
-                    } else {
-                        // Swap first: the slot at `write` may hold a removed entry, which
-                        // must reach `dropped` rather than be released here.
-                        buffer.swapAt(write, read)
-                        buffer[write] = .end(length: write - frame.begin)
-                        write += 1
                     }
+                } else {
+                    // Swap first: the slot at `write` may hold a removed entry, which
+                    // must reach `dropped` rather than be released here.
+                    entries.swapAt(write, read)
+                    entries[write] = .end(length: write - frame.begin)
+                    write += 1
                 }
             }
         }

@@ -125,7 +125,7 @@ extension UndoStack {
         // Expanding singletons shifts what follows, so rebuild the array once instead of
         // inserting in the middle once per singleton.
         let end = closedTopLevelEnd
-        var rebuilt = StackBuffer<Entry>()
+        var rebuilt: [Entry] = []
         rebuilt.reserveCapacity(entries.count + 2 * starts.count)
         rebuilt.append(contentsOf: entries.elements(in: 0..<head))
         for (offset, start) in starts.enumerated() {
@@ -152,7 +152,9 @@ extension UndoStack {
         }
         let shift = rebuilt.count - end
         rebuilt.append(contentsOf: entries.elements(in: end..<entries.count))
-        entries = rebuilt
+        // Every entry removed here is also in `rebuilt`, so removing releases nothing for good.
+        entries.removeAll()
+        entries.append(contentsOf: rebuilt)
         for i in openBegins.indices {
             openBegins[i] += shift
         }

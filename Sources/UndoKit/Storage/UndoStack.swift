@@ -12,8 +12,10 @@
 ///   `.singleton` entry, which is observably identical to begin, action, end;
 /// - trimming the oldest group advances `head` instead of shifting the array, compacting only
 ///   when the dead prefix outweighs the live part, so `levelsOfUndo` costs O(1) amortized;
-/// - the buffers are ``StackBuffer``s, not arrays, so no mutation asks whether its storage is
-///   shared; the stack is not copyable, so it never is.
+/// - the entries live in the manager's ``TwinStackBuffer``, shared with the other stack and
+///   growing towards it, so steps moving between the stacks reuse memory already touched;
+///   the other buffers are ``StackBuffer``s; neither is an array, so no mutation asks
+///   whether its storage is shared (the stack is not copyable, so it never is).
 struct UndoStack: ~Copyable {
     enum Entry {
         /// Opens a group; the metadata is allocated on first write.
@@ -61,7 +63,8 @@ struct UndoStack: ~Copyable {
         }
     }
 
-    var entries = StackBuffer<Entry>()
+    /// This stack's side of the manager's ``TwinStackBuffer``.
+    var entries: StackEntries
     /// Entries before `head` were trimmed; they hold payload-free placeholders.
     var head = 0
     /// Indices of the begin marks of the open groups, outermost first.
@@ -97,6 +100,10 @@ struct UndoStack: ~Copyable {
     /// and the manager releases them once the stacks are consistent again
     /// (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
+
+    init(entries: StackEntries) {
+        self.entries = entries
+    }
 
     var nesting: Int { openBegins.count }
     var isEmpty: Bool { entries.count == head }

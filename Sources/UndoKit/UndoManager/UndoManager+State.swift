@@ -4,13 +4,17 @@ import Foundation
 /// `open` properties a subclass may override.
 extension UndoManager {
     /// A fresh state and a fresh pair of stacks, for the designated initializers.
-    static func allocateState() -> (UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>) {
+    static func allocateState() -> (
+        UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>
+    ) {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
+        let entries = UnsafeMutablePointer<TwinStackBuffer>.allocate(capacity: 1)
+        entries.initialize(to: TwinStackBuffer())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(to: UndoStack())
-        (stacks + 1).initialize(to: UndoStack())
-        return (storage, stacks)
+        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false)))
+        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true)))
+        return (storage, stacks, entries)
     }
 
     /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,

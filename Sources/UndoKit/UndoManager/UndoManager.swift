@@ -77,6 +77,9 @@ open class UndoManager: NSObject {
     /// not coroutines, can hand them out.
     let stacks: UnsafeMutablePointer<UndoStack>
 
+    /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
+    let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
+
     /// The run loop whose passes end this manager's automatic groups.
     ///
     /// A manager made with ``init()`` has a loop of its own, driven by the event loop the
@@ -139,7 +142,7 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     public override init() {
-        (storage, stacks) = Self.allocateState()
+        (storage, stacks, stackEntries) = Self.allocateState()
         super.init()
         storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
     }
@@ -166,6 +169,8 @@ open class UndoManager: NSObject {
     deinit {
         stacks.deinitialize(count: 2)
         stacks.deallocate()
+        stackEntries.deinitialize(count: 1)
+        stackEntries.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
