@@ -6,7 +6,11 @@ the builds rotating from round to round), so a noisy minute hits both. Prints, p
 phase, the median ns per operation of each build over the rounds and the ratio new/old.
 
     Benchmarks/Tools/compare_builds.py OLD_BINARY NEW_BINARY [--workloads W1,W2,W3,W4]
-                                       [--n 200000] [--rounds 7] [--api closures]
+                                       [--n 200000] [--rounds 7] [--api commands]
+                                       [--old-api commands]
+
+`--api` reaches the new build only; give `--old-api` too to compare the same API in both
+(a build older than the command API takes neither).
 
 Standard library only.
 """
