@@ -1,5 +1,3 @@
-import Foundation
-
 /// A growable, contiguous buffer with one owner: what ``UndoStack`` keeps its open groups'
 /// begin indices and its parked entries in (its entries are in the manager's
 /// ``TwinStackBuffer``, which grows the same way).
@@ -11,12 +9,7 @@ import Foundation
 /// were about a sixth of an undo.
 ///
 /// Indices are checked (a bad index traps, as an array's would); growth doubles the
-/// capacity, as an array's does, but with `realloc`, which grows a large buffer in place or
-/// by remapping its pages where an array allocates anew and copies everything. `realloc`
-/// moves elements as bytes, which is sound for the elements this buffer holds: stack entries
-/// (class references, closure contexts, integers) and integers are bitwise movable. (Types
-/// that are not, such as Objective-C weak references or some C++ types, must not be stored
-/// here.)
+/// capacity, as an array's does, but with `realloc` (see ``StackMemory``).
 struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     /// The number of initialized elements, which occupy `base[0..<count]`.
@@ -25,27 +18,19 @@ struct StackBuffer<Element>: ~Copyable {
 
     init() {
         capacity = 0
-        base = Self.allocate(capacity: 0)
+        base = StackMemory.allocate(Element.self, capacity: 0)
     }
 
     init(_ elements: some Collection<Element>) {
         capacity = elements.count
-        base = Self.allocate(capacity: capacity)
+        base = StackMemory.allocate(Element.self, capacity: capacity)
         _ = UnsafeMutableBufferPointer(start: base, count: capacity).initialize(fromContentsOf: elements)
         count = capacity
     }
 
     deinit {
         base.deinitialize(count: count)
-        free(base)
-    }
-
-    /// Memory for `capacity` elements from `malloc`, so that ``grow(toAtLeast:)`` can
-    /// `realloc` it; `malloc` aligns for any scalar type, which covers every element here.
-    private static func allocate(capacity: Int) -> UnsafeMutablePointer<Element> {
-        let bytes = Swift.max(byteCount(capacity), 1)
-        guard let memory = malloc(bytes) else { fatalError("StackBuffer: out of memory allocating \(bytes) bytes") }
-        return memory.bindMemory(to: Element.self, capacity: capacity)
+        StackMemory.deallocate(base)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -86,16 +71,8 @@ struct StackBuffer<Element>: ~Copyable {
     @inline(never)
     private mutating func grow(toAtLeast minimumCapacity: Int) {
         let newCapacity = Swift.max(minimumCapacity, 2 * capacity, 8)
-        let bytes = Self.byteCount(newCapacity)
-        guard let grown = realloc(base, bytes) else { fatalError("StackBuffer: out of memory growing to \(bytes) bytes") }
-        base = grown.bindMemory(to: Element.self, capacity: newCapacity)
+        base = StackMemory.reallocate(base, capacity: newCapacity)
         capacity = newCapacity
-    }
-
-    private static func byteCount(_ capacity: Int) -> Int {
-        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        precondition(!overflow, "StackBuffer: \(capacity) elements do not fit in memory")
-        return bytes
     }
 
     // MARK: Removing
@@ -116,8 +93,8 @@ struct StackBuffer<Element>: ~Copyable {
         base.deinitialize(count: count)
         count = 0
         if !keepingCapacity {
-            free(base)
-            base = Self.allocate(capacity: 0)
+            StackMemory.deallocate(base)
+            base = StackMemory.allocate(Element.self, capacity: 0)
             capacity = 0
         }
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The entries of a manager's undo and redo stacks, in one allocation that both stacks grow
 /// into from opposite ends: the undo stack's entries from the start, oldest first; the redo
 /// stack's from the end, oldest last in memory, so that its entry `i` sits at
@@ -14,9 +12,8 @@ import Foundation
 /// undo stack's vacated pages, and neither stack reallocates while steps only move between
 /// them (W4's undos no longer grow anything).
 ///
-/// Growth is as ``StackBuffer``'s, by `realloc`, after which the redo stack's block moves to
-/// the new end. `realloc` and the moves treat entries as bytes, which is sound because an
-/// entry (class references, closure contexts, integers) is bitwise movable.
+/// Growth is as ``StackBuffer``'s, by `realloc` (see ``StackMemory``), after which the redo
+/// stack's block moves to the new end.
 struct TwinStackBuffer: ~Copyable {
     typealias Entry = UndoStack.Entry
 
@@ -44,7 +41,7 @@ struct TwinStackBuffer: ~Copyable {
     fileprivate(set) var freeSlots = 0
 
     init() {
-        let base = Self.allocate(bytes: 1)
+        let base = StackMemory.allocate(Entry.self, capacity: 0)
         sides = .allocate(capacity: 2)
         sides.initialize(to: Side(origin: base, step: 1))
         (sides + 1).initialize(to: Side(origin: base - 1, step: -1))
@@ -53,13 +50,8 @@ struct TwinStackBuffer: ~Copyable {
     deinit {
         undoSide.origin.deinitialize(count: undoSide.count)
         (redoSide.origin - (redoSide.count - 1)).deinitialize(count: redoSide.count)
-        free(undoSide.origin)
+        StackMemory.deallocate(undoSide.origin)
         sides.deallocate()
-    }
-
-    private static func allocate(bytes: Int) -> UnsafeMutablePointer<Entry> {
-        guard let memory = malloc(bytes) else { fatalError("TwinStackBuffer: out of memory allocating \(bytes) bytes") }
-        return memory.bindMemory(to: Entry.self, capacity: bytes / MemoryLayout<Entry>.stride)
     }
 
     /// Makes room for at least `extra` more entries on either side.
@@ -73,12 +65,7 @@ struct TwinStackBuffer: ~Copyable {
     @inline(never)
     mutating func grow(toAtLeast minimumCapacity: Int) {
         let newCapacity = Swift.max(minimumCapacity, 2 * capacity, 16)
-        let (bytes, overflow) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Entry>.stride)
-        precondition(!overflow, "TwinStackBuffer: \(newCapacity) entries do not fit in memory")
-        guard let grown = realloc(undoSide.origin, bytes) else {
-            fatalError("TwinStackBuffer: out of memory growing to \(bytes) bytes")
-        }
-        let base = grown.bindMemory(to: Entry.self, capacity: newCapacity)
+        let base = StackMemory.reallocate(undoSide.origin, capacity: newCapacity)
         // The redo stack's block was copied where it was, at the old end; move it to the
         // new end (the regions may overlap, which moveInitialize allows).
         let redoCount = redoSide.count
