@@ -49,15 +49,7 @@ struct UndoStack: ~Copyable {
             }
         }
 
-        // Kind tests that bind no payload, so that they copy (retain) nothing.
-        var isBeginWithoutMetadata: Bool {
-            if case .begin(nil) = self { true } else { false }
-        }
-
-        var isAction: Bool {
-            if case .action = self { true } else { false }
-        }
-
+        /// A kind test that binds no payload, so that it copies (retains) nothing.
         var isSingleton: Bool {
             if case .singleton = self { true } else { false }
         }

@@ -20,12 +20,6 @@ struct UndoStep {
     /// The registered handler, erased; unused (``ErasedHandler/none``) for a command.
     let handler: ErasedHandler
 
-    init(targetID: ObjectIdentifier, target: ActionTarget, handler: ErasedHandler) {
-        self.targetID = targetID
-        self.owner = target
-        self.handler = handler
-    }
-
     init(targetID: ObjectIdentifier, owner: UndoStepOwner, handler: ErasedHandler) {
         self.targetID = targetID
         self.owner = owner

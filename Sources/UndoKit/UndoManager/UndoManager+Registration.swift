@@ -96,7 +96,7 @@ extension UndoManager {
             register(UndoStep(command: pending))
             return
         }
-        register(UndoStep(targetID: id, target: actionTarget(for: target, id: id), handler: ErasedHandler(handler)))
+        register(UndoStep(targetID: id, owner: actionTarget(for: target, id: id), handler: ErasedHandler(handler)))
     }
 
     /// The ``ActionTarget`` a handler taking a `TargetType` is recorded with: the one of the
