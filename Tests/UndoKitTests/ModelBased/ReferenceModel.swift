@@ -185,23 +185,29 @@ extension ModelBased {
             return closed
         }
 
-        /// Spec R19 step 7 / R21 step 6: removes the newest closed group (top-level or
-        /// nested in an open one) and returns its contents, oldest first.
-        mutating func popNewestClosedGroup() -> [Entry] {
-            precondition(newestIsEnd, "model: newest entry is not an end mark")
+        /// The index of the begin mark of the closed group whose end mark is at `end`: walking
+        /// back, every end mark deepens and every begin mark raises, and the walk stops where
+        /// it is level again. (`end` itself, if it holds no end mark.)
+        func beginIndex(ofGroupEndingAt end: Int) -> Int {
             var depth = 0
-            var start = entries.count - 1
-            for index in entries.indices.reversed() {
+            for index in stride(from: end, through: 0, by: -1) {
                 switch entries[index] {
                 case .end: depth += 1
                 case .begin: depth -= 1
                 case .action: break
                 }
                 if depth == 0 {
-                    start = index
-                    break
+                    return index
                 }
             }
+            return end
+        }
+
+        /// Spec R19 step 7 / R21 step 6: removes the newest closed group (top-level or
+        /// nested in an open one) and returns its contents, oldest first.
+        mutating func popNewestClosedGroup() -> [Entry] {
+            precondition(newestIsEnd, "model: newest entry is not an end mark")
+            let start = beginIndex(ofGroupEndingAt: entries.count - 1)
             let contents = Array(entries[(start + 1)..<(entries.count - 1)])
             entries.removeSubrange(start...)
             // With a group open the newest closed group sits inside it, so it is not
@@ -280,19 +286,7 @@ extension ModelBased {
                 preconditionFailure("model: no open group")
             }
             // The previous group's begin: walk back from its end mark.
-            var depth = 0
-            var start = open - 1
-            for index in stride(from: open - 1, through: 0, by: -1) {
-                switch entries[index] {
-                case .end: depth += 1
-                case .begin: depth -= 1
-                case .action: break
-                }
-                if depth == 0 {
-                    start = index
-                    break
-                }
-            }
+            let start = beginIndex(ofGroupEndingAt: open - 1)
             guard case var .begin(older) = entries[start] else { preconditionFailure("model: no previous group") }
             older.name = newer.name
             older.coalescingKey = newer.coalescingKey
