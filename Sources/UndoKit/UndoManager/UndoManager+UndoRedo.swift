@@ -146,10 +146,13 @@ extension UndoManager {
                 ._withUnsafeGuaranteedRef { $0.run() }
         }
         guard ran else { return }
-        let command = unsafeDowncast(step.owner, to: CommandEntry.self)
-        if storage.pointee.isSubclassInstance, let model = command.model {
+        // No local binding of the entry on the plain path: one kept the entry alive beside
+        // the step that `register` consumes, a retain and a release per undo and per redo
+        // (callgrind, W1 with commands: 48 instructions, two atomic operations).
+        if storage.pointee.isSubclassInstance,
+           let model = unsafeDowncast(step.owner, to: CommandEntry.self).model {
             // Overrides see the inverse registration, as they would a handler's.
-            recordThroughOverrides(command, on: model)
+            recordThroughOverrides(unsafeDowncast(step.owner, to: CommandEntry.self), on: model)
         } else if registrationIsEnabled {
             register(step)
         }
