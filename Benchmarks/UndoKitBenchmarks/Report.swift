@@ -4,7 +4,7 @@ import Foundation
 enum Report {
     /// What each workload measures, for the table's section headings.
     static let descriptions: [String: String] = [
-        "floor": "floor: allocate a closure and append it / pop it and call it / call through a weak reference (no UndoKit)",
+        "floor": "floor: allocate a closure and append it / pop it and call it / call through a weak reference / move a command step between two stacks through its weak model (no UndoKit)",
         "W1": "W1: N groups of one action; undo all; redo all",
         "W2": "W2: one group of N actions; undo it; redo it",
         "W3": "W3: N/10 groups nested 10 deep, one action per level; undo all; redo all",
