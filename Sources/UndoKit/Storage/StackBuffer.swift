@@ -1,6 +1,6 @@
 /// A growable, contiguous buffer with one owner: what ``UndoStack`` keeps its open groups'
-/// begin indices and its parked entries in (its entries are in the manager's
-/// ``TwinStackBuffer``, which grows the same way).
+/// begin indices and its parked entries in, and hands out the group an undo or redo pops
+/// (its entries are in the manager's ``TwinStackBuffer``, which grows the same way).
 ///
 /// Not a `ContiguousArray`, because an array is copy-on-write: every mutation first asks
 /// the runtime whether its storage is shared (`swift_isUniquelyReferenced`), and a group's
@@ -21,9 +21,14 @@ struct StackBuffer<Element>: ~Copyable {
         base = StackMemory.allocate(Element.self, capacity: 0)
     }
 
+    /// An empty buffer with room for `minimumCapacity` elements before it grows.
+    init(minimumCapacity: Int) {
+        capacity = minimumCapacity
+        base = StackMemory.allocate(Element.self, capacity: minimumCapacity)
+    }
+
     init(_ elements: some Collection<Element>) {
-        capacity = elements.count
-        base = StackMemory.allocate(Element.self, capacity: capacity)
+        self.init(minimumCapacity: elements.count)
         _ = UnsafeMutableBufferPointer(start: base, count: capacity).initialize(fromContentsOf: elements)
         count = capacity
     }
@@ -59,6 +64,14 @@ struct StackBuffer<Element>: ~Copyable {
         }
         (base + count).initialize(to: element)
         count += 1
+    }
+
+    /// Appends `extra` elements that `initialize` moves or writes into the uninitialized
+    /// slots starting at the address it is handed, in order, all of them.
+    mutating func append(uninitializedCount extra: Int, initializingWith initialize: (UnsafeMutablePointer<Element>) -> Void) {
+        reserveCapacity(count + extra)
+        initialize(base + count)
+        count += extra
     }
 
     mutating func reserveCapacity(_ minimumCapacity: Int) {

@@ -200,28 +200,21 @@ struct StackEntries {
         removeSubrange(indices)
     }
 
-    /// Moves the entries from `start` on to the end of `destination`, oldest first.
+    /// Moves the entries from `start` on to the end of `destination`, oldest first, and
+    /// removes them: a block move for the undo side, one by one (reversing) for the redo
+    /// side, whose oldest entry is last in memory.
     func moveSuffix(from start: Int, appendingTo destination: inout StackBuffer<Entry>) {
         let count = self.count
         checkRange(start..<count)
-        destination.reserveCapacity(destination.count + count - start)
-        for index in start..<count {
-            destination.append(slot(index).move())
-        }
-        setCount(start)
-    }
-
-    /// Moves the entries from `start` on to `destination`, oldest first, and removes them.
-    func moveSuffix(from start: Int, to destination: UnsafeMutablePointer<Entry>) {
-        let count = self.count
-        checkRange(start..<count)
-        if side.pointee.step < 0 {
-            // Oldest last in memory: reverse while moving.
-            for offset in 0..<(count - start) {
-                (destination + offset).moveInitialize(from: slot(start + offset), count: 1)
+        let moved = count - start
+        destination.append(uninitializedCount: moved) { slots in
+            if side.pointee.step < 0 {
+                for offset in 0..<moved {
+                    (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+                }
+            } else {
+                slots.moveInitialize(from: slot(start), count: moved)
             }
-        } else {
-            destination.moveInitialize(from: slot(start), count: count - start)
         }
         setCount(start)
     }

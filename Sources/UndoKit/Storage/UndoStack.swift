@@ -200,7 +200,7 @@ struct UndoStack: ~Copyable {
 
     /// Removes the newest entry's closed group (top-level or nested in an open group) and
     /// returns its entries, oldest first.
-    mutating func popNewestGroup() -> PoppedGroup {
+    mutating func popNewestGroup() -> StackBuffer<Entry> {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
@@ -208,8 +208,8 @@ struct UndoStack: ~Copyable {
                 totalCost -= metadata.cost
             }
         }
-        let group = PoppedGroup(capacity: entries.count - start)
-        entries.moveSuffix(from: start, to: group.base)
+        var group = StackBuffer<Entry>(minimumCapacity: entries.count - start)
+        entries.moveSuffix(from: start, appendingTo: &group)
         return group
     }
 
@@ -362,35 +362,5 @@ struct UndoStack: ~Copyable {
             index -= 1
         }
         return count
-    }
-}
-
-/// The entries of a group taken off a stack by ``UndoStack/popNewestGroup()``, handed out
-/// newest first by ``popLast()``.
-///
-/// A buffer of its own rather than a `ContiguousArray`, so that handing out an entry is a
-/// move with no uniqueness check: undoing a group of N actions pops N entries (about 20
-/// instructions each saved, callgrind, W2). Not copyable, so it has one owner, which
-/// destroys what was not handed out.
-struct PoppedGroup: ~Copyable {
-    fileprivate let base: UnsafeMutablePointer<UndoStack.Entry>
-    private var remaining: Int
-
-    /// Space for `count` entries, which the caller initializes.
-    fileprivate init(capacity count: Int) {
-        base = .allocate(capacity: count)
-        remaining = count
-    }
-
-    /// Moves out the newest entry not yet handed out.
-    mutating func popLast() -> UndoStack.Entry? {
-        guard remaining > 0 else { return nil }
-        remaining -= 1
-        return (base + remaining).move()
-    }
-
-    deinit {
-        base.deinitialize(count: remaining)
-        base.deallocate()
     }
 }

@@ -52,6 +52,23 @@ import Testing
         #expect(buffer.isEmpty && census.alive == 0)
     }
 
+    @Test(arguments: [0, 1, 3, 20])
+    func appendingUninitializedSlotsGrowsAndKeepsOrder(extra: Int) {
+        let census = Census()
+        do {
+            var buffer = StackBuffer<Tracked>(minimumCapacity: 2)
+            buffer.append(Tracked(-1, census))
+            buffer.append(uninitializedCount: extra) { slots in
+                for offset in 0..<extra {
+                    (slots + offset).initialize(to: Tracked(offset, census))
+                }
+            }
+            #expect(Self.values(buffer) == [-1] + Array(0..<extra))
+            #expect(census.alive == extra + 1)
+        }
+        #expect(census.alive == 0, "the appended elements are released with the buffer")
+    }
+
     @Test func subscriptReadsAndWritesInPlace() {
         var buffer = StackBuffer([10, 20, 30])
         buffer[1] += 5

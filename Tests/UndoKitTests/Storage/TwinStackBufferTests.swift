@@ -28,7 +28,11 @@ import Testing
     static func mark(_ value: Int) -> UndoStack.Entry { .end(length: value) }
 
     static func marks(_ side: StackEntries) -> [Int] {
-        side.elements.map { entry in
+        marks(side.elements)
+    }
+
+    static func marks(_ entries: [UndoStack.Entry]) -> [Int] {
+        entries.map { entry in
             guard case .end(let length) = entry else { return -1 }
             return length
         }
@@ -81,19 +85,14 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func movingASuffixOutThroughAPointerKeepsOldestFirst(onRedoSide: Bool) {
+    func movingASuffixOutKeepsOldestFirst(onRedoSide: Bool) {
         let pair = Pair()
         let side = onRedoSide ? pair.redo : pair.undo
         for value in 0..<6 { side.append(Self.mark(value)) }
-        let outside = UnsafeMutablePointer<UndoStack.Entry>.allocate(capacity: 4)
-        defer { outside.deallocate() }
-        side.moveSuffix(from: 2, to: outside)
+        var group = StackBuffer<UndoStack.Entry>(minimumCapacity: 4)
+        side.moveSuffix(from: 2, appendingTo: &group)
         #expect(Self.marks(side) == [0, 1])
-        let moved = (0..<4).map { offset -> Int in
-            guard case .end(let length) = (outside + offset).move() else { return -1 }
-            return length
-        }
-        #expect(moved == [2, 3, 4, 5])
+        #expect(Self.marks(group.elements) == [2, 3, 4, 5])
     }
 
     @Test(arguments: [false, true])
@@ -105,11 +104,7 @@ import Testing
         parked.append(Self.mark(-1))
         side.moveSuffix(from: 3, appendingTo: &parked)
         #expect(Self.marks(side) == [0, 1, 2])
-        let parkedMarks = parked.elements.map { entry -> Int in
-            guard case .end(let length) = entry else { return -100 }
-            return length
-        }
-        #expect(parkedMarks == [-1, 3, 4])
+        #expect(Self.marks(parked.elements) == [-1, 3, 4])
     }
 
     @Test func swapAtAndSubscriptWorkOnTheRedoSide() {
