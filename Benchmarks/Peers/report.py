@@ -118,15 +118,17 @@ def table(summary, timed_out, args):
             order.append((w, p))
     order.sort(key=lambda wp: int(wp[0][1:]) if wp[0][1:].isdigit() else 99)
 
-    floor_phases = ["register", "undo", "weak_call", "command_undo", "command_redo"]
-    for (w, p) in [("floor", p) for p in floor_phases]:
-        f = get("floor", w, p)
+    floor_phases = {
+        "register": "allocate closure + append",
+        "undo": "pop + call",
+        "weak_call": "load a weak reference + call: what spec H3 adds per step",
+        "command_undo": "move a command step to the other stack through its weak model: "
+                        "the least any layout's command undo does",
+        "command_redo": "the same, back",
+    }
+    for p, what in floor_phases.items():
+        f = get("floor", "floor", p)
         if f:
-            what = {"register": "allocate closure + append", "undo": "pop + call",
-                    "weak_call": "load a weak reference + call: what spec H3 adds per step",
-                    "command_undo": "move a command step to the other stack through its weak model: "
-                                    "the least any layout's command undo does",
-                    "command_redo": "the same, back"}[p]
             lines.append(
                 f"| floor | {p} | {f['n']:,} | {fmt_ns(f['ns'])} | — | — | — | — | — | — | {fmt_mib(f['rss_kb'])} / — / — / — "
                 f"| Swift floor ({what}), not UndoKit |"
