@@ -3,9 +3,9 @@
 
 Runs BENCH (a release build of undokit-bench) once per workload and API under
 `valgrind --tool=callgrind`, then reads the call graph: `undo` and `redo` are the inclusive
-instructions of `UndoManager.undo()` / `redo()` divided by the number of calls made by the
-workload (the undos and redos of its timed phases); `register` is the rest of the workload
-function (its set-up, registrations and teardown) divided by N. Instruction counts do not
+instructions of `UndoManager.undo()` / `redo()` divided by the number of actions they undid
+or redid (W1 and W4: one per call; W2: all N in one call; W3: ten per call); `register` is the
+rest of the workload function (its set-up, registrations and teardown) divided by N. Instruction counts do not
 depend on what else the machine is doing, so two builds can be compared from separate runs.
 
     Benchmarks/Tools/callgrind_per_action.py BENCH [--n 20000] [--workloads W1,W2,W3,W4]
@@ -25,6 +25,8 @@ UNDO = "$s7UndoKit0A7ManagerC4undoyyF"
 REDO = "$s7UndoKit0A7ManagerC4redoyyF"
 # The workload functions, e.g. GroupingWorkloads.w1(n:repetition:api:…): matched by name.
 WORKLOAD = re.compile(r"17GroupingWorkloadsO2(w[1-4])")
+# Actions undone (and redone) per undo() call, by workload.
+ACTIONS_PER_CALL = {"W1": 1, "W3": 10, "W4": 1}
 
 
 def parse(path):
@@ -78,11 +80,15 @@ def measure(bench, workload, n, api):
     workload_cost = sum(cost for name, cost in inclusive.items() if WORKLOAD.search(name))
     undo, redo = inclusive.get(UNDO, 0), inclusive.get(REDO, 0)
     undo_calls, redo_calls = calls.get(UNDO, 0), calls.get(REDO, 0)
+    # W2 undoes its one group of N actions in one call.
+    per_call = ACTIONS_PER_CALL.get(workload)
+    undo_actions = undo_calls * per_call if per_call else n
+    redo_actions = redo_calls * per_call if per_call else n
     return {
         "workload": workload, "api": api, "n": n,
         "register": round((workload_cost - undo - redo) / n),
-        "undo": round(undo / undo_calls) if undo_calls else None,
-        "redo": round(redo / redo_calls) if redo_calls else None,
+        "undo": round(undo / undo_actions) if undo_calls else None,
+        "redo": round(redo / redo_actions) if redo_calls else None,
         "undo_calls": undo_calls, "redo_calls": redo_calls,
     }
 
