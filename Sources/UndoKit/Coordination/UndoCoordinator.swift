@@ -322,6 +322,7 @@ public final class UndoCoordinator {
                 other.redoStack.removeAll()
                 other.releaseDroppedEntries()
                 other.checkInvariantsInDebugBuilds()
+                other.publishObservableChanges()
             }
             member.syncedRedoCount = other.redoStack.closedTopLevelGroupCount
         }

@@ -59,6 +59,7 @@ extension UndoManager {
         // by a did-close observer opens the next automatic group.
         automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "endEventGroup()")
+        publishObservableChanges()
         return true
     }
 

@@ -68,6 +68,7 @@ extension UndoManager {
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
+        publishObservableChanges()
     }
 
     private func push<Command: UndoableCommand>(

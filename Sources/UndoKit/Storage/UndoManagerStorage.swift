@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// The mutable state of one ``UndoManager`` (see ``UndoManager/storage`` for why it is kept
 /// apart from the class).
@@ -72,6 +73,18 @@ struct UndoManagerStorage {
     /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
     /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
+    /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
+    /// manager is deallocated; ids are shared with `eventObservers`.
+    var eventStreams: [(id: Int, continuation: AsyncStream<UndoManager.Event>.Continuation)] = []
+    /// Tracks reads of the observable properties for `withObservationTracking` (see
+    /// `UndoManager+Observation.swift`).
+    let observationRegistrar = ObservationRegistrar()
+    /// The observable properties read through their getters and not changed since: one bit
+    /// per ``ObservedProperty``. Zero when nothing was read, which is all an operation tests.
+    var observedProperties: UInt32 = 0
+    /// The value each property in `observedProperties` had when it was read, by
+    /// ``ObservedProperty/rawValue``.
+    var observedValues: [ObservedValue?] = []
 
     init() {}
 

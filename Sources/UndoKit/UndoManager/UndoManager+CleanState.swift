@@ -31,6 +31,7 @@ extension UndoManager {
         undoStack.cleanDistance = 0
         undoStack.cleanMarkIncludesOpenGroup = undoStack.nesting > 0
         notifyIfCleanStateChanged(wasClean: wasClean)
+        publishObservableChanges()
     }
 
     /// Whether the manager is at the position last marked with ``markClean()``; a new
@@ -50,7 +51,8 @@ extension UndoManager {
     /// manager.isClean                  // true
     /// ```
     public var isClean: Bool {
-        undoStack.cleanDistance == 0
+        trackRead(.isClean, \.isClean)
+        return undoStack.cleanDistance == 0
     }
 
     /// Calls `observer` with the new value each time ``isClean`` changes, and only then: for
@@ -67,11 +69,10 @@ extension UndoManager {
     /// }
     /// ```
     ///
-    /// - Returns: The registration; ``EventObservation/cancel()`` ends it.
-    @discardableResult
+    /// - Returns: The registration. The observer is called until you cancel or release it,
+    ///   as with ``addEventObserver(_:)``: keep it for as long as you observe.
     public func addCleanStateObserver(_ observer: @escaping (Bool) -> Void) -> EventObservation {
-        let id = storage.pointee.nextEventObserverID
-        storage.pointee.nextEventObserverID += 1
+        let id = makeObserverID()
         storage.pointee.cleanStateObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }

@@ -41,6 +41,7 @@ extension UndoManager {
         if key != nil {
             storage.pointee.usesCoalescing = true
         }
+        publishObservableChanges()
     }
 
     /// How soon after the previous group with the same coalescing key a group must close to

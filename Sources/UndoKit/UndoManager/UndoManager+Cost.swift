@@ -27,6 +27,7 @@ extension UndoManager {
             programmerError(in: PublicCall("setActionCost(_:)"), "must begin a group before setting an undo action cost")
         }
         undoStack.addCostToOpenTopLevelGroup(bytes)
+        publishObservableChanges()
     }
 
     /// The sum of the costs of the steps on the undo stack, the step being recorded
@@ -38,7 +39,8 @@ extension UndoManager {
     /// manager.totalActionCost   // 1024
     /// ```
     public var totalActionCost: Int {
-        undoStack.totalCost
+        trackRead(.totalActionCost, \.totalActionCost)
+        return undoStack.totalCost
     }
 
     /// The most bytes the undo stack's steps may cost; 0, the default, means no limit.
@@ -55,6 +57,9 @@ extension UndoManager {
     /// ```
     public var actionCostLimit: Int {
         get { undoStack.costLimit }
-        set { setCostLimit(newValue) }
+        set {
+            setCostLimit(newValue)
+            publishObservableChanges()
+        }
     }
 }

@@ -69,6 +69,7 @@ extension UndoManager {
         guard storage.pointee.groupsByEvent && storage.pointee.runLoopModes.contains(mode) else { return false }
         automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
+        publishObservableChanges()
         return true
     }
 

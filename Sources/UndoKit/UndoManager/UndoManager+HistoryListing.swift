@@ -17,7 +17,8 @@ extension UndoManager {
     /// manager.undoActionNames   // ["Rename", "Add"]
     /// ```
     public var undoActionNames: [String] {
-        undoStack.closedTopLevelNamesNewestFirst()
+        trackRead(.undoActionNames, \.undoActionNames)
+        return undoStack.closedTopLevelNamesNewestFirst()
     }
 
     /// The names of the steps ``redo()`` would perform, the next one first: one entry per
@@ -28,6 +29,7 @@ extension UndoManager {
     /// manager.redoActionNames   // ["Rename"]
     /// ```
     public var redoActionNames: [String] {
-        redoStack.closedTopLevelNamesNewestFirst()
+        trackRead(.redoActionNames, \.redoActionNames)
+        return redoStack.closedTopLevelNamesNewestFirst()
     }
 }

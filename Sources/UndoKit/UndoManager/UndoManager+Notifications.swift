@@ -136,15 +136,24 @@ extension UndoManager {
     }
 
     /// A registration made with ``UndoManager/addEventObserver(_:)`` or
-    /// ``UndoManager/addCleanStateObserver(_:)``; ``cancel()`` ends it.
+    /// ``UndoManager/addCleanStateObserver(_:)``: the observation lasts as long as you keep
+    /// this value.
     ///
-    /// Dropping the value does not end the observation; it lasts until cancelled or until the
-    /// manager is gone.
+    /// Like Combine's `AnyCancellable`, it ends when you call ``cancel()`` or when the value is
+    /// released, whichever comes first, and then the manager drops the observer closure and
+    /// whatever it captured. Keep it in a property of the object that observes:
     ///
     /// ```swift
-    /// let observation = manager.addEventObserver { print($0) }
-    /// observation.cancel()
+    /// final class DocumentWindow {
+    ///     let manager = UndoManager()
+    ///     var observation: UndoManager.EventObservation?
+    ///     init() {
+    ///         observation = manager.addEventObserver { event in print(event) }
+    ///     }
+    /// }
     /// ```
+    ///
+    /// Release it on the isolation that owns the manager (as any use of the manager).
     public final class EventObservation {
         private weak var manager: UndoManager?
         private let id: Int
@@ -154,37 +163,61 @@ extension UndoManager {
             self.id = id
         }
 
-        /// Stops the observer from being called. Calling it again does nothing.
+        deinit {
+            cancel()
+        }
+
+        /// Stops the observer from being called and releases it. Calling it again, or after
+        /// the manager is gone, does nothing.
         ///
         /// ```swift
         /// observation.cancel()
         /// ```
         public func cancel() {
-            manager?.eventObservers.removeAll { $0.id == id }
-            manager?.storage.pointee.cleanStateObservers.removeAll { $0.id == id }
+            manager?.removeObserver(id: id)
             manager = nil
         }
     }
 
+    /// Removes the event or clean-state observer (or event stream) registered under `id`.
+    func removeObserver(id: Int) {
+        if eventObservers.contains(where: { $0.id == id }) {
+            eventObservers.removeAll { $0.id == id }
+        }
+        if storage.pointee.cleanStateObservers.contains(where: { $0.id == id }) {
+            storage.pointee.cleanStateObservers.removeAll { $0.id == id }
+        }
+        if let index = storage.pointee.eventStreams.firstIndex(where: { $0.id == id }) {
+            storage.pointee.eventStreams.remove(at: index).continuation.finish()
+        }
+    }
+
+    /// A fresh id for an observer or a stream; one sequence for all kinds.
+    func makeObserverID() -> Int {
+        defer { storage.pointee.nextEventObserverID += 1 }
+        return storage.pointee.nextEventObserverID
+    }
+
     /// Calls `observer` synchronously for every event, in order, before the notification for
-    /// it is posted.
+    /// it is posted, for as long as you keep the returned ``EventObservation``.
     ///
     /// Costs a closure call per event, unlike a `NotificationCenter` post, so it is the cheap
     /// way to follow a manager; combine it with ``notificationCenter`` `= nil` to turn
-    /// notifications off entirely.
+    /// notifications off entirely. ``events()`` delivers the same events as an
+    /// `AsyncSequence`.
     ///
     /// ```swift
     /// var events: [UndoManager.Event] = []
     /// let observation = manager.addEventObserver { events.append($0) }
     /// manager.undo()
     /// // events == [.checkpoint, .checkpoint, .willUndoChange, .checkpoint, .didUndoChange(isDiscardable: false)]
+    /// observation.cancel()
     /// ```
     ///
-    /// - Returns: The registration; keep it to cancel the observation.
-    @discardableResult
+    /// - Returns: The registration. The observer is called until you cancel or release it,
+    ///   so keep it (in a property, typically); dropping it ends the observation at once.
     public func addEventObserver(_ observer: @escaping (Event) -> Void) -> EventObservation {
-        let id = storage.pointee.nextEventObserverID
-        storage.pointee.nextEventObserverID += 1
+        let id = makeObserverID()
         eventObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }

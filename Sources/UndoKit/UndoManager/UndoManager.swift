@@ -167,6 +167,7 @@ open class UndoManager: NSObject {
     }
 
     deinit {
+        finishEventStreams()
         stacks.deinitialize(count: 2)
         stacks.deallocate()
         stackEntries.deinitialize(count: 1)
@@ -258,7 +259,8 @@ open class UndoManager: NSObject {
     /// manager.canUndo   // true, although the automatic group is still open
     /// ```
     open var canUndo: Bool {
-        undoStack.topLevelCount != 0
+        trackRead(.canUndo, \.canUndo)
+        return undoStack.topLevelCount != 0
     }
 
     /// Whether there is a group to redo. Reading it posts a checkpoint, as on Apple platforms.
@@ -268,7 +270,8 @@ open class UndoManager: NSObject {
     /// manager.canRedo   // true if the undone operations registered their inverses
     /// ```
     open var canRedo: Bool {
-        checkpointThenHasRedoGroup()
+        trackRead(.canRedo, \.canRedo)
+        return checkpointThenHasRedoGroup()
     }
 
     /// The number of closed top-level groups on the undo stack.
@@ -284,7 +287,8 @@ open class UndoManager: NSObject {
     /// manager.undoCount   // 1
     /// ```
     open var undoCount: Int {
-        undoStack.appleCount
+        trackRead(.undoCount, \.undoCount)
+        return undoStack.appleCount
     }
 
     /// The number of closed top-level groups on the redo stack (see ``undoCount``).
@@ -294,7 +298,8 @@ open class UndoManager: NSObject {
     /// manager.redoCount   // 1
     /// ```
     open var redoCount: Int {
-        redoStack.appleCount
+        trackRead(.redoCount, \.redoCount)
+        return redoStack.appleCount
     }
 
     // MARK: Performing undo and redo
@@ -315,6 +320,7 @@ open class UndoManager: NSObject {
     /// - Precondition: No explicit group is open, and no undo or redo is in progress.
     open func undo() {
         undoClosingTheAutomaticGroup()
+        publishObservableChanges()
     }
 
     /// Reverts the newest closed group on the undo stack, even one nested inside a group that
@@ -336,6 +342,7 @@ open class UndoManager: NSObject {
     ///   on top of it), and no undo or redo is in progress.
     open func undoNestedGroup() {
         undoNewestGroup(in: takeRoutedCall(default: "undoNestedGroup()"))
+        publishObservableChanges()
     }
 
     /// Performs the operations of the newest redo group, which register their inverses on the
@@ -354,6 +361,7 @@ open class UndoManager: NSObject {
     /// - Precondition: No undo or redo is in progress.
     open func redo() {
         redoNewestGroup()
+        publishObservableChanges()
     }
 
     // MARK: Managing stack depth
@@ -368,8 +376,14 @@ open class UndoManager: NSObject {
     /// manager.levelsOfUndo = 20   // keep the last 20 steps
     /// ```
     open var levelsOfUndo: Int {
-        get { undoStack.limit }
-        set { setUndoLimit(newValue) }
+        get {
+            trackRead(.levelsOfUndo, \.levelsOfUndo)
+            return undoStack.limit
+        }
+        set {
+            setUndoLimit(newValue)
+            publishObservableChanges()
+        }
     }
 
     // MARK: Creating undo groups
@@ -396,6 +410,7 @@ open class UndoManager: NSObject {
     /// ``isUndoing`` or ``isRedoing`` is true).
     open func beginUndoGrouping() {
         openGroup()
+        publishObservableChanges()
     }
 
     /// Closes the innermost open undo group.
@@ -418,6 +433,7 @@ open class UndoManager: NSObject {
     ///   hazardous (see ``endEventGroup()``).
     open func endUndoGrouping() {
         closeGroup(in: takeRoutedCall(default: "endUndoGrouping()"), discardingEmpty: false)
+        publishObservableChanges()
     }
 
     /// The number of nested open groups on the stack that registrations go to: the undo
@@ -429,7 +445,8 @@ open class UndoManager: NSObject {
     /// manager.groupingLevel   // 1
     /// ```
     open var groupingLevel: Int {
-        currentStack.nesting
+        trackRead(.groupingLevel, \.groupingLevel)
+        return currentStack.nesting
     }
 
     /// Whether the first registration of an event opens a group that the end of the event
@@ -478,6 +495,7 @@ open class UndoManager: NSObject {
     /// ```
     open func disableUndoRegistration() {
         storage.pointee.registrationDisableCount += 1
+        publishObservableChanges()
     }
 
     /// Balances one ``disableUndoRegistration()``.
@@ -491,6 +509,7 @@ open class UndoManager: NSObject {
     /// - Precondition: Registration is disabled.
     open func enableUndoRegistration() {
         reenableRegistration()
+        publishObservableChanges()
     }
 
     /// Whether registrations are recorded: no ``disableUndoRegistration()`` is unbalanced.
@@ -499,7 +518,8 @@ open class UndoManager: NSObject {
     /// UndoManager().isUndoRegistrationEnabled   // true
     /// ```
     open var isUndoRegistrationEnabled: Bool {
-        registrationIsEnabled
+        trackRead(.isUndoRegistrationEnabled, \.isUndoRegistrationEnabled)
+        return registrationIsEnabled
     }
 
     // MARK: Checking the state
@@ -513,7 +533,8 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     open var isUndoing: Bool {
-        storage.pointee.isUndoing
+        trackRead(.isUndoing, \.isUndoing)
+        return storage.pointee.isUndoing
     }
 
     /// Whether a redo is in progress: true while ``redo()`` runs.
@@ -522,7 +543,8 @@ open class UndoManager: NSObject {
     /// manager.isRedoing   // false outside redo()
     /// ```
     open var isRedoing: Bool {
-        storage.pointee.isRedoing
+        trackRead(.isRedoing, \.isRedoing)
+        return storage.pointee.isRedoing
     }
 
     // MARK: Clearing undo operations
@@ -542,6 +564,7 @@ open class UndoManager: NSObject {
     /// Apple's implementation raises then (spec R32).
     open func removeAllActions() {
         clearBothStacks()
+        publishObservableChanges()
     }
 
     /// Removes every operation registered with `target` from both stacks.
@@ -559,6 +582,7 @@ open class UndoManager: NSObject {
     open func removeAllActions(withTarget target: Any) {
         guard let object = Self.objectIdentity(of: target) else { return }
         removeActions(on: object)
+        publishObservableChanges()
     }
 
     // MARK: Naming actions
@@ -582,6 +606,7 @@ open class UndoManager: NSObject {
     open func setActionName(_ actionName: String) {
         metadataOfOpenTopGroup(in: "setActionName(_:)", "must begin a group before registering undo")?
             .name = actionName
+        publishObservableChanges()
     }
 
     /// The name of the group ``undo()`` would revert, or `""`.
@@ -591,7 +616,8 @@ open class UndoManager: NSObject {
     /// manager.undoActionName   // "Delete"
     /// ```
     open var undoActionName: String {
-        undoStack.topMetadata?.name ?? ""
+        trackRead(.undoActionName, \.undoActionName)
+        return undoStack.topMetadata?.name ?? ""
     }
 
     /// The name of the group ``redo()`` would perform, or `""`.
@@ -601,7 +627,8 @@ open class UndoManager: NSObject {
     /// manager.redoActionName   // the undone group's name
     /// ```
     open var redoActionName: String {
-        redoStack.topMetadata?.name ?? ""
+        trackRead(.redoActionName, \.redoActionName)
+        return redoStack.topMetadata?.name ?? ""
     }
 
     /// The title for an Undo menu item: "Undo" followed by the action name, or just "Undo".
@@ -614,7 +641,8 @@ open class UndoManager: NSObject {
     /// manager.undoMenuItemTitle   // "Undo Typing"
     /// ```
     open var undoMenuItemTitle: String {
-        menuItemTitle(isAvailable: canUndo, name: undoActionName, fallback: "Undo", title: undoMenuTitle(forUndoActionName:))
+        trackRead(.undoMenuItemTitle, \.undoMenuItemTitle)
+        return menuItemTitle(isAvailable: canUndo, name: undoActionName, fallback: "Undo", title: undoMenuTitle(forUndoActionName:))
     }
 
     /// The title for a Redo menu item: "Redo" followed by the action name, or just "Redo".
@@ -627,7 +655,8 @@ open class UndoManager: NSObject {
     /// manager.redoMenuItemTitle   // "Redo Typing"
     /// ```
     open var redoMenuItemTitle: String {
-        menuItemTitle(isAvailable: canRedo, name: redoActionName, fallback: "Redo", title: redoMenuTitle(forUndoActionName:))
+        trackRead(.redoMenuItemTitle, \.redoMenuItemTitle)
+        return menuItemTitle(isAvailable: canRedo, name: redoActionName, fallback: "Redo", title: redoMenuTitle(forUndoActionName:))
     }
 
     /// The Undo menu title for an action name: "Undo" and the name, in English.
@@ -677,6 +706,7 @@ open class UndoManager: NSObject {
         metadataOfOpenTopGroup(
             in: "setActionIsDiscardable(_:)", "must begin a group before setting undo action discardability"
         )?.isDiscardable = discardable
+        publishObservableChanges()
     }
 
     /// Whether the group ``undo()`` would revert is discardable.
@@ -718,6 +748,7 @@ open class UndoManager: NSObject {
         metadataOfOpenTopGroup(
             in: "setActionUserInfoValue(_:forKey:)", "must begin a group before setting undo action user info"
         )?.userInfo[key] = info
+        publishObservableChanges()
     }
 
     /// The value stored under `key` on the group ``undo()`` would revert.

@@ -156,13 +156,14 @@ struct EventGroupingTests {
         let fixture = Fixture()
         let doc = Document()
         var nestedTicks = 0
-        fixture.manager.addEventObserver { [unowned fixture] event in
+        let observation = fixture.manager.addEventObserver { [unowned fixture] event in
             if event == DC {
                 nestedTicks += 1
                 fixture.change(doc, to: 99)     // arms a new automatic group…
                 fixture.manager.runLoop.tick()  // …which this nested tick must not close
             }
         }
+        defer { observation.cancel() }
         fixture.change(doc, to: 1)
         fixture.manager.runLoop.tick()
         #expect(nestedTicks == 1)

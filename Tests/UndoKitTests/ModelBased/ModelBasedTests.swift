@@ -96,14 +96,17 @@ extension ModelBased {
             weak var target: Target?
         }
 
+        /// Kept for the harness's lifetime: an observation ends when released.
+        private var observations: [UndoManager.EventObservation] = []
+
         init(firstTargetIDs ids: [Int], reactions: Set<EventKind>) {
             slots = ids.map(Target.init(id:))
             manager.coalescingClock = { [unowned self] in self.clockOrigin + .milliseconds(self.clockMilliseconds) }
-            manager.addCleanStateObserver { [unowned self] in self.cleanChanges.append($0) }
+            observations.append(manager.addCleanStateObserver { [unowned self] in self.cleanChanges.append($0) })
             // Posting through NotificationCenter costs ~1 µs a post on Linux; the typed
             // observer sees the same events.
             manager.notificationCenter = nil
-            manager.addEventObserver { [unowned self] event in
+            observations.append(manager.addEventObserver { [unowned self] event in
                 let manager = self.manager
                 let reacts = reactions.contains(EventKind(event))
                 let seen =
@@ -124,7 +127,7 @@ extension ModelBased {
                     let canRedo = manager.canRedo
                     self.events[index].seen?.canRedo = canRedo
                 }
-            }
+            })
         }
 
         func takeEvents() -> [EventRecord] {

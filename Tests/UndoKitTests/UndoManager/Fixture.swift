@@ -83,12 +83,14 @@ final class Fixture {
     private var levels: [Int] = []
     private var lastLevels: [Int] = []
     private var isRecording = true
+    /// Kept for the fixture's lifetime: an observation ends when released.
+    private var observation: UndoManager.EventObservation?
 
     init(groupsByEvent: Bool = true, manager: UndoManager = UndoManager()) {
         self.manager = manager
         manager.notificationCenter = nil
         manager.groupsByEvent = groupsByEvent
-        manager.addEventObserver { [unowned self] event in
+        observation = manager.addEventObserver { [unowned self] event in
             guard isRecording else { return }
             events.append(event)
             levels.append(self.manager.groupingLevel)

@@ -153,12 +153,13 @@ struct NotificationTests {
     func checkpointReentrancy() {
         let fixture = Fixture()
         var nestedReads = 0
-        fixture.manager.addEventObserver { [unowned fixture] event in
+        let observation = fixture.manager.addEventObserver { [unowned fixture] event in
             if event == CP && nestedReads < 5 {
                 nestedReads += 1
                 _ = fixture.manager.canRedo   // would post CP again
             }
         }
+        defer { observation.cancel() }
         _ = fixture.manager.canRedo
         #expect(fixture.takeEvents() == [CP])
         #expect(nestedReads == 1)

@@ -8,10 +8,12 @@ struct CleanStateTests {
         let manager = UndoManager()
         let document = Document()
         var changes: [Bool] = []
+        /// Kept for the fixture's lifetime: an observation ends when released.
+        private var observation: UndoManager.EventObservation?
 
         init() {
             manager.notificationCenter = nil
-            manager.addCleanStateObserver { [unowned self] in self.changes.append($0) }
+            observation = manager.addCleanStateObserver { [unowned self] in self.changes.append($0) }
         }
 
         func edit(_ target: Document? = nil) {

@@ -180,9 +180,10 @@ struct CoalescingTests {
     func notifications() {
         let fixture = TypingFixture()
         var seen: [(UndoManager.Event, Int)] = []
-        fixture.manager.addEventObserver { [unowned manager = fixture.manager] event in
+        let observation = fixture.manager.addEventObserver { [unowned manager = fixture.manager] event in
             if case .didCloseUndoGroup = event { seen.append((event, manager.undoCount)) }
         }
+        defer { observation.cancel() }
         fixture.type("a")
         fixture.type("b")
         #expect(seen.map(\.1) == [1, 1])

@@ -206,7 +206,7 @@ struct UndoRedoTests {
         let fixture = Fixture()
         let doc = Document()
         var seen: [String] = []
-        fixture.manager.addEventObserver { [unowned fixture] event in
+        let observation = fixture.manager.addEventObserver { [unowned fixture] event in
             let m = fixture.manager
             switch event {
             case WU, DU: seen.append("\(event == WU ? "WU" : "DU") undoing=\(m.isUndoing)")
@@ -214,6 +214,7 @@ struct UndoRedoTests {
             default: break
             }
         }
+        defer { observation.cancel() }
         fixture.manager.registerUndo(withTarget: doc) { [unowned fixture] doc in
             seen.append("action undoing=\(fixture.manager.isUndoing)")
             fixture.manager.registerUndo(withTarget: doc) { [unowned fixture] _ in
