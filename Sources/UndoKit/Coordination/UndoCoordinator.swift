@@ -328,6 +328,18 @@ public final class UndoCoordinator {
         }
     }
 
+    /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: its stacks are
+    /// as they were before the scope, so its steps are resynchronized and the redo order is
+    /// put back as it was (a synchronization appends the restored redo steps as newest).
+    func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [UInt64]) {
+        guard let member = members.first(where: { $0.manager === manager }) else { return }
+        synchronize(member, manager)
+        let byToken = Dictionary(redoSteps.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
+        if byToken.count == order.count && order.allSatisfy({ byToken[$0] != nil }) {
+            redoSteps = order.map { byToken[$0]! }
+        }
+    }
+
     /// Ends the open automatic groups of the attached managers, oldest first, as the end of
     /// the event would.
     private func endEventGroups() {
@@ -361,7 +373,11 @@ extension UndoManager {
         // A flag first: the coordinator reference is weak, and loading it costs atomics on
         // every registration.
         if storage.pointee.isCoordinated, let coordinator {
-            coordinator.memberMadeNewEdit(self)
+            if storage.pointee.undoScopes.isEmpty {
+                coordinator.memberMadeNewEdit(self)
+            } else {
+                deferNewEditForScope()
+            }
         }
     }
 }

@@ -24,6 +24,17 @@ final class GroupMetadata {
 
     init() {}
 
+    /// Takes every field of `other` (a copy this group's fields were saved in).
+    func restore(from other: GroupMetadata) {
+        name = other.name
+        isDiscardable = other.isDiscardable
+        userInfo = other.userInfo
+        coordinatorToken = other.coordinatorToken
+        coalescingKey = other.coalescingKey
+        closedAt = other.closedAt
+        cost = other.cost
+    }
+
     func copy() -> GroupMetadata {
         let copy = GroupMetadata()
         copy.name = name

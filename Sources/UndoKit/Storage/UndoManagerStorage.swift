@@ -85,6 +85,8 @@ struct UndoManagerStorage {
     /// The value each property in `observedProperties` had when it was read, by
     /// ``ObservedProperty/rawValue``.
     var observedValues: [ObservedValue?] = []
+    /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
+    var undoScopes: [UndoScope] = []
 
     init() {}
 

@@ -213,6 +213,16 @@ struct UndoStack: ~Copyable {
         return group
     }
 
+    /// Removes the open group if it is the only one open, is top-level and holds nothing;
+    /// returns whether it did. Its begin mark is parked in `dropped`.
+    mutating func removeEmptyOpenTopLevelGroup() -> Bool {
+        guard openBegins.count == 1, let begin = openBegins.first, begin == entries.count - 1 else { return false }
+        _ = openBegins.removeLast()
+        dropped.append(entries.removeLast())
+        topLevelCount -= 1
+        return true
+    }
+
     mutating func removeAll() {
         entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()

@@ -45,6 +45,9 @@ extension UndoManager {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
+            if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
+                parkRedoStackForScope()
+            }
             redoStack.removeAll()
             redoStepsWereCleared()
         }

@@ -8,6 +8,11 @@ extension UndoManager {
         fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]")
     }
 
+    /// The same, with the fix on a line of its own.
+    func programmerError(in call: PublicCall, _ detail: String, fix: String) -> Never {
+        fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]\nFix: \(fix)")
+    }
+
     /// The state a misuse message reports. Reads only stored state: it must not post a
     /// checkpoint, call an override, or change anything on the way to a trap.
     var stateDescription: String {

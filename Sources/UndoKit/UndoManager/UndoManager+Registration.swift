@@ -147,6 +147,9 @@ extension UndoManager {
         if !isBusy {
             if !redoStack.isEmpty {
                 let wasClean = undoStack.cleanDistance == 0
+                if !storage.pointee.undoScopes.isEmpty {
+                    parkRedoStackForScope()
+                }
                 redoStack.removeAll()
                 redoStepsWereCleared()
                 releaseDroppedEntries()
