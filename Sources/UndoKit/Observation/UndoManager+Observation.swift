@@ -39,22 +39,46 @@ enum ObservedValue: Equatable {
     case title(isAvailable: Bool, name: String)
 }
 
+/// What observing a manager needs beyond the read bits: made on the first read.
+final class ObservationState {
+    let registrar = ObservationRegistrar()
+    /// The value each property in `UndoManagerStorage.observedProperties` had when it was
+    /// read, by ``ObservedProperty/rawValue``.
+    var values: [ObservedValue?] = Array(repeating: nil, count: ObservedProperty.allCases.count)
+    /// For each property read so far, what announces its change: made from the key path the
+    /// getter passed, so a change reuses that key path instead of instantiating another (a
+    /// key path literal costs 8,000–20,000 instructions on its first use).
+    var announcers: [((UndoManager) -> Void)?] = Array(repeating: nil, count: ObservedProperty.allCases.count)
+}
+
 extension UndoManager {
+    /// The manager's observation state, made on first use.
+    private var observationState: ObservationState {
+        if let state = storage.pointee.observation { return state }
+        let state = ObservationState()
+        storage.pointee.observation = state
+        return state
+    }
+
     /// Called by the getter of an observable property: tells Observation the property was
     /// read, and remembers its value if it was not already being watched.
     @inline(__always)
     func trackRead<Member>(_ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>) {
-        storage.pointee.observationRegistrar.access(self, keyPath: keyPath)
+        let state = observationState
+        state.registrar.access(self, keyPath: keyPath)
         if storage.pointee.observedProperties & property.bit == 0 {
-            startWatching(property)
+            startWatching(property, keyPath, in: state)
         }
     }
 
-    private func startWatching(_ property: ObservedProperty) {
-        if storage.pointee.observedValues.isEmpty {
-            storage.pointee.observedValues = Array(repeating: nil, count: ObservedProperty.allCases.count)
+    private func startWatching<Member>(
+        _ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>, in state: ObservationState
+    ) {
+        state.values[property.rawValue] = currentValue(of: property)
+        if state.announcers[property.rawValue] == nil {
+            let registrar = state.registrar
+            state.announcers[property.rawValue] = { manager in registrar.withMutation(of: manager, keyPath: keyPath) {} }
         }
-        storage.pointee.observedValues[property.rawValue] = currentValue(of: property)
         storage.pointee.observedProperties |= property.bit
     }
 
@@ -68,18 +92,19 @@ extension UndoManager {
     }
 
     private func publishObservableChangesNow() {
+        let state = observationState
         var changed: [ObservedProperty] = []
         for property in ObservedProperty.allCases where storage.pointee.observedProperties & property.bit != 0 {
-            if currentValue(of: property) != storage.pointee.observedValues[property.rawValue] {
+            if currentValue(of: property) != state.values[property.rawValue] {
                 changed.append(property)
                 storage.pointee.observedProperties &= ~property.bit
-                storage.pointee.observedValues[property.rawValue] = nil
+                state.values[property.rawValue] = nil
             }
         }
         // Announced after the bookkeeping: an onChange handler runs inside `withMutation`
         // and may read the properties again, which starts watching them afresh.
         for property in changed {
-            announceChange(of: property)
+            state.announcers[property.rawValue]?(self)
         }
     }
 
@@ -108,29 +133,6 @@ extension UndoManager {
         case .levelsOfUndo: .int(undoStack.limit)
         case .isClean: .bool(undoStack.cleanDistance == 0)
         case .totalActionCost: .int(undoStack.totalCost)
-        }
-    }
-
-    private func announceChange(of property: ObservedProperty) {
-        let registrar = storage.pointee.observationRegistrar
-        switch property {
-        case .canUndo: registrar.withMutation(of: self, keyPath: \.canUndo) {}
-        case .canRedo: registrar.withMutation(of: self, keyPath: \.canRedo) {}
-        case .undoMenuItemTitle: registrar.withMutation(of: self, keyPath: \.undoMenuItemTitle) {}
-        case .redoMenuItemTitle: registrar.withMutation(of: self, keyPath: \.redoMenuItemTitle) {}
-        case .undoActionName: registrar.withMutation(of: self, keyPath: \.undoActionName) {}
-        case .redoActionName: registrar.withMutation(of: self, keyPath: \.redoActionName) {}
-        case .undoActionNames: registrar.withMutation(of: self, keyPath: \.undoActionNames) {}
-        case .redoActionNames: registrar.withMutation(of: self, keyPath: \.redoActionNames) {}
-        case .undoCount: registrar.withMutation(of: self, keyPath: \.undoCount) {}
-        case .redoCount: registrar.withMutation(of: self, keyPath: \.redoCount) {}
-        case .isUndoing: registrar.withMutation(of: self, keyPath: \.isUndoing) {}
-        case .isRedoing: registrar.withMutation(of: self, keyPath: \.isRedoing) {}
-        case .groupingLevel: registrar.withMutation(of: self, keyPath: \.groupingLevel) {}
-        case .isUndoRegistrationEnabled: registrar.withMutation(of: self, keyPath: \.isUndoRegistrationEnabled) {}
-        case .levelsOfUndo: registrar.withMutation(of: self, keyPath: \.levelsOfUndo) {}
-        case .isClean: registrar.withMutation(of: self, keyPath: \.isClean) {}
-        case .totalActionCost: registrar.withMutation(of: self, keyPath: \.totalActionCost) {}
         }
     }
 }

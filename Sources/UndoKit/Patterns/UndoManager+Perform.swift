@@ -64,6 +64,8 @@ extension UndoManager {
         let name = command.actionName
         if !name.isEmpty {
             setActionName(name)
+        } else {
+            publishObservableChanges()
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 
 /// The mutable state of one ``UndoManager`` (see ``UndoManager/storage`` for why it is kept
 /// apart from the class).
@@ -76,15 +75,15 @@ struct UndoManagerStorage {
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
     /// manager is deallocated; ids are shared with `eventObservers`.
     var eventStreams: [(id: Int, continuation: AsyncStream<UndoManager.Event>.Continuation)] = []
-    /// Tracks reads of the observable properties for `withObservationTracking` (see
-    /// `UndoManager+Observation.swift`).
-    let observationRegistrar = ObservationRegistrar()
     /// The observable properties read through their getters and not changed since: one bit
     /// per ``ObservedProperty``. Zero when nothing was read, which is all an operation tests.
     var observedProperties: UInt32 = 0
-    /// The value each property in `observedProperties` had when it was read, by
-    /// ``ObservedProperty/rawValue``.
-    var observedValues: [ObservedValue?] = []
+    /// The Observation registrar and the values read, made by the first read of an
+    /// observable property. Behind a reference: `ObservationRegistrar` is a resilient type,
+    /// and stored here inline it made this struct's layout unknown at compile time, so every
+    /// access to the fields after it called the type's metadata accessor (callgrind, W1: 35
+    /// instructions per undo).
+    var observation: ObservationState?
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var undoScopes: [UndoScope] = []
 

@@ -163,7 +163,6 @@ extension UndoManager {
         }
         currentStack.pushAction(step)
         checkInvariantsInDebugBuilds()
-        publishObservableChanges()
     }
 
     /// Spec R5: the first registration of an event (or the first metadata setter) opens the
