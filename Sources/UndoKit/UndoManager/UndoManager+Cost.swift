@@ -20,7 +20,10 @@ extension UndoManager {
     ///
     /// - Precondition: `bytes` is not negative; a group is open, or ``groupsByEvent`` is on.
     public func setActionCost(_ bytes: Int) {
-        precondition(bytes >= 0, "UndoManager.setActionCost(_:) needs a cost of 0 or more, got \(bytes)")
+        if bytes < 0 {
+            // fatalError rather than precondition: release builds keep the message.
+            fatalError("UndoManager.setActionCost(_:) needs a cost of 0 or more, got \(bytes)\nFix: pass the bytes the step keeps alive (0 for none)")
+        }
         guard !isBusy, registrationIsEnabled else { return }
         openAutomaticGroupIfNeeded()
         guard undoStack.nesting > 0 else {

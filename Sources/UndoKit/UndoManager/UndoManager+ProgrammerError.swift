@@ -3,14 +3,79 @@ extension UndoManager {
     /// `NSInternalInconsistencyException` (spec E).
     ///
     /// The message keeps Apple's shape and detail text, so a search for Apple's message finds
-    /// UndoKit's too, and adds the public call and the manager's state.
+    /// UndoKit's too, adds the public call and the manager's state, and ends with a line
+    /// saying what to do instead, chosen from the state (see ``fix(for:in:)``). The articles'
+    /// <doc:AvoidingMisuse> lists them all.
     func programmerError(in call: PublicCall, _ detail: StaticString) -> Never {
-        fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]")
+        programmerError(in: call, "\(detail)", fix: fix(for: "\(detail)", in: call))
     }
 
-    /// The same, with the fix on a line of its own.
+    /// The same, with a detail and a fix of the caller's.
     func programmerError(in call: PublicCall, _ detail: String, fix: String) -> Never {
         fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]\nFix: \(fix)")
+    }
+
+    /// What to do instead of the misuse Apple's `detail` names, read from the state the
+    /// manager is in when it stops (stored state only, as ``stateDescription``).
+    func fix(for detail: String, in call: PublicCall) -> String {
+        let state = storage.pointee
+        let level = currentStack.nesting
+        let busy = state.isUndoing || state.isRedoing
+        let scoped = "or wrap the edit in withUndoGroup(named:_:), whose group always closes"
+        switch detail {
+        case "endUndoGrouping called with no matching begin":
+            if "\(call.name)".hasPrefix("SimulatedRunLoop.tick") {
+                return "the event's automatic group was already closed by hand; close it with endEventGroup() "
+                    + "instead of endUndoGrouping(), or leave it to the end of the event"
+            }
+            if call.caller != nil || busy {
+                return "an action removed all actions (removeAllActions()) while its undo or redo ran; "
+                    + "call removeAllActions() after undo() or redo() returns"
+            }
+            return "call endUndoGrouping() only after a beginUndoGrouping() it closes, \(scoped)"
+        case "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration":
+            return "call enableUndoRegistration() once for each disableUndoRegistration(); pair them with defer "
+                + "(manager.disableUndoRegistration(); defer { manager.enableUndoRegistration() })"
+        case "undo was called with too many nested undo groups":
+            if state.isRedoing {
+                return "undo() from inside a redo action is not allowed; call it after redo() returns"
+            }
+            if state.registrationDisableCount > 0 && state.automaticGroupIsPending && level == 1 {
+                return "registration is disabled, so undo() cannot close the event's automatic group; "
+                    + "call enableUndoRegistration() before undo()"
+            }
+            if level == 1 && !state.automaticGroupIsPending {
+                return "undo() closes only the event's automatic group; close your group with endUndoGrouping() "
+                    + "before undo(), \(scoped)"
+            }
+            return "close the \(level) open groups with endUndoGrouping() before undo() (the event's automatic "
+                + "group with endEventGroup()), \(scoped)"
+        case "call endUndoGrouping before calling this method":
+            if busy {
+                return "undo from inside an undo or redo action is not allowed; undo after the current undo() "
+                    + "or redo() returns"
+            }
+            return "the newest group is still open: close it with endUndoGrouping() (the event's automatic group "
+                + "with endEventGroup()) before undoing, or use undo(), which closes the automatic group"
+        case "do not invoke this method while undoing":
+            return "redo() from inside an undo or redo action is not allowed; call it after the current undo() "
+                + "or redo() returns"
+        case "markClean may not be called while undoing or redoing":
+            return "call markClean() when the save completes, after undo() or redo() returns"
+        default:
+            // "must begin a group before …": a registration or a setter with no group open.
+            if state.groupsByEvent && state.automaticGroupIsPending && level == 0 {
+                return "the event's automatic group was closed by hand (endUndoGrouping() at level 1), and an "
+                    + "event opens only one; close it with endEventGroup() instead, or leave it to the end of "
+                    + "the event, and register in the next event"
+            }
+            if busy {
+                return "register from the action itself, not from a notification observer after the undo's "
+                    + "group closed"
+            }
+            return "with groupsByEvent off, open a group first: beginUndoGrouping() … endUndoGrouping(), "
+                + "or withUndoGroup(named:_:)"
+        }
     }
 
     /// The state a misuse message reports. Reads only stored state: it must not post a

@@ -33,10 +33,14 @@ extension UndoManager {
 
     /// The ``runLoop`` setter.
     func moveToRunLoop(_ newLoop: SimulatedRunLoop) {
-        precondition(
-            !storage.pointee.isScheduledOnRunLoop,
-            "UndoManager.runLoop set while an automatic group waits for the end of an event on the old loop [\(stateDescription)]"
-        )
+        if storage.pointee.isScheduledOnRunLoop {
+            // fatalError rather than precondition: release builds keep the message.
+            fatalError(
+                "UndoManager.runLoop set while an automatic group waits for the end of an event on the old loop "
+                    + "[\(stateDescription)]\nFix: set runLoop before the first registration (in the initializer), "
+                    + "or end the event first with endEventGroup() or a tick of the old loop"
+            )
+        }
         storage.pointee.runLoop = newLoop
     }
 

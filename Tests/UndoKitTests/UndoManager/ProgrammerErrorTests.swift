@@ -22,6 +22,7 @@ struct ProgrammerErrorTests {
         #expect(stderr.contains(detail), "message says \(detail)", sourceLocation: sourceLocation)
         #expect(stderr.contains("is in invalid state"), sourceLocation: sourceLocation)
         #expect(stderr.contains("groupingLevel:"), "message reports the state", sourceLocation: sourceLocation)
+        #expect(stderr.contains("\nFix: "), "message names the fix on a line of its own", sourceLocation: sourceLocation)
     }
 
     @Test("E1: endUndoGrouping() with nothing open")
