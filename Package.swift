@@ -21,6 +21,8 @@ let package = Package(
             path: "Tests/UndoKitSwift5Tests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // A client module that declares a `Selector` of its own beside UndoKit's stand-in.
+        .testTarget(name: "UndoKitSelectorClashTests", dependencies: ["UndoKit"]),
         .target(name: "TODOKit", dependencies: ["UndoKit"]),
         .executableTarget(name: "todo", dependencies: ["TODOKit"]),
         .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"]),

@@ -108,11 +108,22 @@ extension UndoManager {
     }
 
     /// The dynamic class's name, as Apple's messages name the class (`NSUndoManager` there).
-    private var typeName: String {
+    var typeName: String {
         String(describing: type(of: self))
     }
 
-    private var address: String {
+    var address: String {
         "0x" + String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)
+    }
+}
+
+extension UndoManager {
+    /// The base implementations of the Objective-C-only members stop here: their overrides
+    /// compile, but the runtime that would send the message does not exist.
+    func objectiveCOnlyCall(_ call: StaticString) -> Never {
+        fatalError(
+            "\(call): \(typeName) \(address) cannot record selector-based undo: it needs the Objective-C runtime\n"
+                + "Fix: use registerUndo(withTarget:handler:) with a closure, or perform(_:on:) with an UndoableCommand"
+        )
     }
 }

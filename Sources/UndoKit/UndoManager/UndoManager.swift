@@ -790,16 +790,35 @@ open class UndoManager: NSObject {
 
     // MARK: Objective-C-only API
 
-    /// Not available: the invocation-recording proxy needs the Objective-C runtime.
+    /// Records an undo operation as a selector sent to `target` with `anObject`: not
+    /// supported without the Objective-C runtime, which sends the message.
     ///
-    /// Register a closure instead:
+    /// Declared so that a subclass written for Apple platforms that overrides it (often as a
+    /// no-op, to drop selector-based registrations from a framework) compiles unchanged.
+    /// Calling this implementation stops the program with a message pointing to the closure
+    /// API. Register a closure instead:
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }
     /// ```
-    @available(*, unavailable, message: "needs the Objective-C runtime; use registerUndo(withTarget:handler:) with a closure")
+    @available(*, deprecated, message: "needs the Objective-C runtime; use registerUndo(withTarget:handler:) with a closure")
+    open func registerUndo(withTarget target: Any, selector: Selector, object anObject: Any?) {
+        objectiveCOnlyCall("registerUndo(withTarget:selector:object:)")
+    }
+
+    /// Returns a proxy that records the next message sent to it as an undo operation on
+    /// `target`: not supported without the Objective-C runtime, which forwards the message.
+    ///
+    /// Declared so that a subclass written for Apple platforms that overrides it compiles
+    /// unchanged. Calling this implementation stops the program with a message pointing to
+    /// the closure API. Register a closure instead:
+    ///
+    /// ```swift
+    /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }
+    /// ```
+    @available(*, deprecated, message: "needs the Objective-C runtime; use registerUndo(withTarget:handler:) with a closure")
     open func prepare(withInvocationTarget target: Any) -> Any {
-        preconditionFailure("unavailable")
+        objectiveCOnlyCall("prepare(withInvocationTarget:)")
     }
 }
 
