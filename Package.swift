@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // No package dependencies, by design: UndoKit, its sample and its benchmarks use only the
