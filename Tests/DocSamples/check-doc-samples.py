@@ -47,7 +47,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 COMMENT_START = re.compile(r"^\s*<!--\s*swift-(setup|check)\s*$")
-SKIP = re.compile(r"^\s*<!--\s*swift-sample:\s*not-a-program\b.*-->\s*$")
+SKIP = re.compile(r"^\s*<!--\s*swift-sample:\s*(not-a-program|manifest)\b.*-->\s*$")
+MANIFEST = re.compile(r"^\s*<!--\s*swift-sample:\s*manifest\b.*-->\s*$")
 
 
 def default_files():
@@ -98,6 +99,43 @@ def program(path):
             continue
         i += 1
     return blocks, parts
+
+
+def readme_manifest():
+    """The `Package.swift` that README's "Use UndoKit in your package" shows."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    for index, line in enumerate(lines):
+        if MANIFEST.match(line):
+            start = index + 2   # the fence is the next line
+            end = next(i for i in range(start, len(lines)) if FENCE.match(lines[i]))
+            return "\n".join(lines[start:end]) + "\n"
+    return None
+
+
+def build_readme_package(scratch):
+    """Builds and runs a package whose manifest is README's, beside a checkout named UndoKit."""
+    manifest = readme_manifest()
+    if manifest is None:
+        print("README has no <!-- swift-sample: manifest --> block")
+        return False
+    package = scratch / "MyApp"
+    (package / "Sources/MyApp").mkdir(parents=True, exist_ok=True)
+    (package / "Package.swift").write_text(manifest, encoding="utf-8")
+    (package / "Sources/MyApp/main.swift").write_text(
+        "import UndoKit\n"
+        "final class Note { var text = \"\" }\n"
+        "let manager = UndoManager(), note = Note()\n"
+        "manager.registerUndo(withTarget: note) { $0.text = \"\" }\n"
+        "manager.setActionName(\"Typing\")\n"
+        "manager.runLoop.tick()\n"
+        "print(manager.undoMenuItemTitle)\n", encoding="utf-8")
+    run = subprocess.run(["swift", "run", "--package-path", str(package), "MyApp"], text=True,
+                         capture_output=True)
+    ok = run.returncode == 0 and run.stdout.strip().endswith("Undo Typing")
+    print(f"  README.md's Package.swift, as a package of its own: {'ok' if ok else 'FAILED'}")
+    if not ok:
+        print("\n".join("    " + l for l in (run.stdout + run.stderr).splitlines()[-20:]))
+    return ok
 
 
 def target_name(path):
@@ -177,6 +215,10 @@ def main():
         if run.returncode != 0:
             failed += 1
             print("\n".join("    " + l for l in (run.stdout + run.stderr).splitlines()[-20:]))
+    if not arguments.files:
+        if not build_readme_package(arguments.scratch):
+            failed += 1
+        targets.append(("MyApp", ROOT / "README.md"))
     print(f"{len(targets) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
