@@ -95,7 +95,7 @@ extension EditingSession {
         }
     }
 
-    private func openGroupsOnManager() {
+    func openGroupsOnManager() {
         for index in openGroups.indices where !openGroups[index].isOpenOnManager {
             undoManager.beginUndoGrouping()
             openGroups[index].isOpenOnManager = true

@@ -62,17 +62,39 @@ extension REPL {
         }
     }
 
-    /// Runs the commands until one fails, then ends the event.
+    /// Runs the commands as one event, then ends it.
+    ///
+    /// A line of edits (and reads) applies completely or not at all: it runs inside
+    /// `EditingSession.applyAll(_:)`, UndoKit's scoped group, so when a command fails the
+    /// earlier ones are rolled back, their output is withdrawn, and nothing is left to save.
+    /// A line with `undo`, `redo`, `begin` or `end` moves through the history or its groups,
+    /// which a scope cannot contain; it runs until a command fails, as before.
     private func runEvent(_ commands: [Command]) -> Bool {
-        var succeeded = true
-        for command in commands {
-            guard execute(command) else {
-                succeeded = false
-                break
+        defer { session.endEvent() }
+        guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {
+            for command in commands {
+                guard execute(command) else { return false }
             }
+            return true
         }
-        session.endEvent()
-        return succeeded
+        let outputBefore = pendingOutput.count
+        do {
+            try session.applyAll {
+                for command in commands {
+                    guard execute(command) else { throw LineNotApplied() }
+                }
+            }
+            return true
+        } catch {
+            // Keep the failing command's error, drop what the rolled-back commands printed.
+            let lineOutput = pendingOutput[outputBefore...].filter(\.isError)
+            pendingOutput.removeSubrange(outputBefore...)
+            pendingOutput += lineOutput
+            if commands.count > 1 {
+                fail("the line was not applied: none of its commands changed the list")
+            }
+            return false
+        }
     }
 
     /// Brings the session up to date with the file; on a change made by another process,
@@ -117,5 +139,20 @@ extension REPL {
 
     private func reportSaveFailure(_ error: TODOStoreError) {
         fail("\(error) (the list and its undo history are kept; saving again after the next line)")
+    }
+}
+
+/// Thrown out of a line's scoped group when one of its commands failed (the command has
+/// already said why), so that the group rolls the line back.
+struct LineNotApplied: Error {}
+
+extension Command {
+    /// Whether the command edits the list or only reads: the commands a line can apply
+    /// atomically. `undo`, `redo`, `begin` and `end` move through the history or its groups.
+    var isEditOrRead: Bool {
+        switch self {
+        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .list, .history, .help, .quit: true
+        case .undo, .redo, .begin, .end: false
+        }
     }
 }

@@ -159,8 +159,10 @@ public final class REPL {
     /// Runs one line of input as one event and one commit, and returns `false` if the line
     /// asked to quit.
     ///
-    /// A line whose commands don't all parse runs nothing. A command that fails stops the line
-    /// there; the commands before it stay applied, as one undo step, and are saved.
+    /// A line whose commands don't all parse runs nothing. A line of edits applies completely
+    /// or not at all: when a command fails, the commands before it are rolled back and nothing
+    /// is saved. A line with `undo`, `redo`, `begin` or `end` stops at a failing command, and the
+    /// commands before it stay applied, as one undo step, and are saved.
     ///
     /// ```swift
     /// repl.handle(line: "add Buy milk; add Buy eggs")

@@ -109,6 +109,19 @@ import Darwin
         #expect(list.output == "1. [ ] Buy milk\n")
     }
 
+    @Test func aLineWithAFailingCommandIsNotAppliedNorSaved() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        guard let first = try Self.run(["--file", file.path], input: "add a\n") else { return }
+        #expect(first.status == 0)
+        guard let run = try Self.run(["--file", file.path], input: "add x; rm 99; add y\nlist\nundo\n") else { return }
+        #expect(run.status == 1)
+        #expect(run.output == "1. [ ] a\nUndo Add \"a\"\n")
+        #expect(run.errors.contains("error: the line was not applied: none of its commands changed the list"))
+        guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
+        #expect(!list.output.contains("[ ]"))   // "a" undone by the session; x and y never added
+    }
+
     @Test func aCorruptFileStopsTheProgramAndStaysUntouched() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.json")

@@ -211,12 +211,29 @@ import Testing
         #expect(Self.run("add Bread", repl, console) == ["\(list.count + 1). [ ] Bread"])
     }
 
-    @Test func aFailingCommandStopsItsLineAndKeepsWhatRanBefore() {
+    @Test func aLineOfEditsWithAFailingCommandAppliesNothing() {
         let (repl, console) = Self.make()
-        #expect(Self.run("add Buy milk; rm 5; add Buy eggs", repl, console) == ["1. [ ] Buy milk"])
-        #expect(console.errorLines == ["error: no item 5; the list has 1 item (usage: rm <n>)"])
-        #expect(repl.session.list.count == 1)
-        #expect(Self.run("undo", repl, console) == ["Undo Add \"Buy milk\""])
+        #expect(Self.run("add Bread; undo", repl, console) == ["1. [ ] Bread", "Undo Add \"Bread\""])
+        let history = repl.session.history
+        #expect(Self.run("add Buy milk; rm 5; add Buy eggs", repl, console) == [])
+        #expect(console.errorLines == [
+            "error: no item 5; the list has 1 item (usage: rm <n>)",
+            "error: the line was not applied: none of its commands changed the list",
+        ])
+        #expect(repl.session.list.isEmpty)
+        #expect(repl.session.history == history)
+        #expect(repl.session.takeChanges().isEmpty)
+        // The redo step that was there before the line is still there.
+        #expect(Self.run("redo", repl, console) == ["Redo Add \"Bread\""])
+        #expect(Self.run("undo", repl, console) == ["Undo Add \"Bread\""])
+    }
+
+    @Test func aLineWithUndoStopsAtAFailingCommandAndKeepsWhatRanBefore() {
+        let (repl, console) = Self.make()
+        #expect(Self.run("add Buy milk; undo; rm 5", repl, console) == ["1. [ ] Buy milk", "Undo Add \"Buy milk\""])
+        #expect(console.errorLines == ["error: no item 5; the list is empty (usage: rm <n>)"])
+        #expect(repl.session.list.isEmpty)
+        #expect(Self.run("redo", repl, console) == ["Redo Add \"Buy milk\""])
     }
 
     // MARK: Driving the loop
