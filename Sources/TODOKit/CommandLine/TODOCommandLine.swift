@@ -100,7 +100,8 @@ public enum TODOCommandLine {
             Commands (case-insensitive; <n> is an item number as shown by list):
             \(commands.joined(separator: "\n"))
             One line is one undo step: separate commands with ";" to undo them together,
-            or put lines between begin and end.
+            or put lines between begin and end. A line of edits applies completely or not
+            at all: if one of its commands fails, none of them changes the list.
             The list is saved after every change. Undo history is saved beside the list too,
             so a later todo, one-shot or session, can undo and redo it; "history" shows it,
             newest first, with when each step was made. $TODO_HISTORY_LIMIT steps are kept
