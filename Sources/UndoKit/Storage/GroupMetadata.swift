@@ -37,13 +37,7 @@ final class GroupMetadata {
 
     func copy() -> GroupMetadata {
         let copy = GroupMetadata()
-        copy.name = name
-        copy.isDiscardable = isDiscardable
-        copy.userInfo = userInfo
-        copy.coordinatorToken = coordinatorToken
-        copy.coalescingKey = coalescingKey
-        copy.closedAt = closedAt
-        copy.cost = cost
+        copy.restore(from: self)
         return copy
     }
 }

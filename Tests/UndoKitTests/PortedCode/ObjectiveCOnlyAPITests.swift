@@ -89,7 +89,7 @@ struct ObjectiveCOnlyAPITests {
             let registration: SelectorBasedRegistration = UndoManager()
             registration.registerUndo(withTarget: Target(), selector: "undo:", object: nil)
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("registerUndo(withTarget:selector:object:)"))
         #expect(stderr.contains("needs the Objective-C runtime"))
         #expect(stderr.contains("Fix: use registerUndo(withTarget:handler:) with a closure"))
@@ -102,7 +102,7 @@ struct ObjectiveCOnlyAPITests {
             let registration: SelectorBasedRegistration = UndoManager()
             _ = registration.prepare(withInvocationTarget: Target())
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("prepare(withInvocationTarget:)"))
         #expect(stderr.contains("Fix: use registerUndo(withTarget:handler:) with a closure"))
     }

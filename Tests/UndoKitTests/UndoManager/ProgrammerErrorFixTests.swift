@@ -113,7 +113,7 @@ struct ProgrammerErrorFixTests {
             manager.endUndoGrouping()
             manager.registerUndo(withTarget: target) { _ in }
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("must begin a group before registering undo"))
         #expect(stderr.contains("Fix: the event's automatic group was closed by hand"))
         #expect(stderr.contains("endEventGroup()"))
@@ -127,7 +127,7 @@ struct ProgrammerErrorFixTests {
             manager.beginUndoGrouping()
             manager.undo()
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("undo was called with too many nested undo groups"))
         #expect(stderr.contains("Fix: undo() closes only the event's automatic group"))
         #expect(stderr.contains("withUndoGroup(named:_:)"))
@@ -141,7 +141,7 @@ struct ProgrammerErrorFixTests {
             manager.registerUndo(withTarget: target) { _ in }
             manager.runLoop = SimulatedRunLoop()
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("Fix: set runLoop before the first registration"))
     }
 }

@@ -376,7 +376,7 @@ struct ScopedGroupTests {
             manager.groupsByEvent = false
             manager.withUndoGroup { manager.endUndoGrouping() }
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("withUndoGroup(named:_:)"))
         #expect(stderr.contains("groupingLevel 0"))
         #expect(stderr.contains("Fix: end every group the body begins"))
@@ -392,7 +392,7 @@ struct ScopedGroupTests {
             }
             manager.undo()
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = result.standardErrorText
         #expect(stderr.contains("withUndoGroup may not be called while undoing or redoing"))
         #expect(stderr.contains("Fix: "))
     }
