@@ -42,9 +42,6 @@ enum ObservedValue: Equatable {
 /// What observing a manager needs beyond the read bits: made on the first read.
 final class ObservationState {
     let registrar = ObservationRegistrar()
-    /// The value each property in `UndoManagerStorage.observedProperties` had when it was
-    /// read, by ``ObservedProperty/rawValue``.
-    var values: [ObservedValue?] = Array(repeating: nil, count: ObservedProperty.allCases.count)
     /// For each property read so far, what announces its change: made from the key path the
     /// getter passed, so a change reuses that key path instead of instantiating another (a
     /// key path literal costs 8,000–20,000 instructions on its first use).
@@ -74,7 +71,15 @@ extension UndoManager {
     private func startWatching<Member>(
         _ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>, in state: ObservationState
     ) {
-        state.values[property.rawValue] = currentValue(of: property)
+        if storage.pointee.observedValues.isEmpty {
+            storage.pointee.observedValues = Array(repeating: nil, count: ObservedProperty.allCases.count)
+            storage.pointee.observedScalars = Array(repeating: 0, count: ObservedProperty.allCases.count)
+        }
+        if let scalar = currentScalar(of: property) {
+            storage.pointee.observedScalars[property.rawValue] = scalar
+        } else {
+            storage.pointee.observedValues[property.rawValue] = currentValue(of: property)
+        }
         if state.announcers[property.rawValue] == nil {
             let registrar = state.registrar
             state.announcers[property.rawValue] = { manager in registrar.withMutation(of: manager, keyPath: keyPath) {} }
@@ -92,19 +97,56 @@ extension UndoManager {
     }
 
     private func publishObservableChangesNow() {
-        let state = observationState
-        var changed: [ObservedProperty] = []
-        for property in ObservedProperty.allCases where storage.pointee.observedProperties & property.bit != 0 {
-            if currentValue(of: property) != state.values[property.rawValue] {
-                changed.append(property)
-                storage.pointee.observedProperties &= ~property.bit
-                state.values[property.rawValue] = nil
+        // Called after every operation while anything is watched, changed or not (a property
+        // read once stays watched until it changes): so only the watched bits are visited,
+        // and the values live in the manager's storage, which no exclusivity check guards.
+        var watched = storage.pointee.observedProperties
+        var changed: UInt32 = 0
+        while watched != 0 {
+            let index = watched.trailingZeroBitCount
+            watched &= watched - 1
+            let property = ObservedProperty(rawValue: index).unsafelyUnwrapped
+            let isUnchanged = if let scalar = currentScalar(of: property) {
+                // Counts and flags, the common case, compare as integers.
+                scalar == storage.pointee.observedScalars[index]
+            } else {
+                currentValue(of: property) == storage.pointee.observedValues[index]
+            }
+            if !isUnchanged {
+                changed |= property.bit
+                storage.pointee.observedValues[index] = nil
             }
         }
+        guard changed != 0 else { return }
+        storage.pointee.observedProperties &= ~changed
         // Announced after the bookkeeping: an onChange handler runs inside `withMutation`
         // and may read the properties again, which starts watching them afresh.
-        for property in changed {
-            state.announcers[property.rawValue]?(self)
+        let announcers = observationState.announcers
+        while changed != 0 {
+            let index = changed.trailingZeroBitCount
+            changed &= changed - 1
+            announcers[index]?(self)
+        }
+    }
+
+    /// The value of a count or flag property as an integer; `nil` for the names and titles.
+    @inline(__always)
+    private func currentScalar(of property: ObservedProperty) -> Int? {
+        switch property {
+        case .canUndo: undoStack.topLevelCount != 0 ? 1 : 0
+        case .canRedo: redoStack.topLevelCount != 0 ? 1 : 0
+        case .undoCount: undoStack.appleCount
+        case .redoCount: redoStack.appleCount
+        case .isUndoing: storage.pointee.isUndoing ? 1 : 0
+        case .isRedoing: storage.pointee.isRedoing ? 1 : 0
+        case .groupingLevel: currentStack.nesting
+        case .isUndoRegistrationEnabled: registrationIsEnabled ? 1 : 0
+        case .levelsOfUndo: undoStack.limit
+        case .isClean: undoStack.cleanDistance == 0 ? 1 : 0
+        case .totalActionCost: undoStack.totalCost
+        case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
+             .redoActionNames:
+            nil
         }
     }
 

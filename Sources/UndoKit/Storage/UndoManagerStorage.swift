@@ -84,6 +84,11 @@ struct UndoManagerStorage {
     /// access to the fields after it called the type's metadata accessor (callgrind, W1: 35
     /// instructions per undo).
     var observation: ObservationState?
+    /// The value each property in `observedProperties` had when it was read, by
+    /// ``ObservedProperty/rawValue``.
+    var observedValues: [ObservedValue?] = []
+    /// The same for the counts and flags, as integers (see `currentScalar(of:)`).
+    var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var undoScopes: [UndoScope] = []
 
