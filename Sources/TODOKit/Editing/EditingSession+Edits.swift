@@ -169,6 +169,9 @@ extension EditingSession {
 
     static func validLine(_ text: String) throws(EditingSessionError) -> String {
         guard !text.contains(where: \.isNewline) else { throw .multipleLines }
+        if let (scalar, position) = TerminalText.firstControlCharacter(in: text) {
+            throw .controlCharacter(scalar.value, position: position)
+        }
         return text.trimmingCharacters(in: .whitespaces)
     }
 

@@ -49,6 +49,13 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// try EditingSession(groupsByEvent: false).add("Buy milk")   // throws .editOutsideGroup
     /// ```
     case editOutsideGroup
+    /// A title or detail holds a control character (an escape sequence, a bell…), which a
+    /// terminal would act on instead of showing; `position` counts characters from 1.
+    ///
+    /// ```swift
+    /// try session.add("\u{1B}[31mRed")   // throws .controlCharacter(0x1B, position: 1)
+    /// ```
+    case controlCharacter(UInt32, position: Int)
 
     /// A one-line explanation for the user.
     ///
@@ -74,6 +81,10 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
             return "no group is open (\"end\" must follow \"begin\")"
         case .editOutsideGroup:
             return "groupsByEvent is off, so edits must happen between begin and end"
+        case .controlCharacter(let value, let position):
+            let hex = String(value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return "titles and details cannot contain control characters (\(code) at character \(position))"
         }
     }
 }

@@ -28,13 +28,14 @@ public struct Console {
     /// while let line = console.readLine() { print(line) }
     /// ```
     public var readLine: () -> String?
-    /// Writes text to the output as is; the caller includes newlines.
+    /// Writes text to the output, control characters other than newline and tab escaped (see
+    /// ``TerminalText``); the caller includes newlines.
     ///
     /// ```swift
     /// console.write("1. [ ] Buy milk\n")
     /// ```
     public var write: (String) -> Void
-    /// Writes text to the error output as is; the caller includes newlines.
+    /// Writes text to the error output, escaped as ``write`` does; the caller includes newlines.
     ///
     /// ```swift
     /// console.writeError("error: unknown command \"frob\"\n")
@@ -54,8 +55,10 @@ public struct Console {
     ) {
         self.isInteractive = isInteractive
         self.readLine = readLine
-        self.write = write
-        self.writeError = writeError
+        // Every path to the terminal goes through these two: escaping here covers item titles
+        // from any source, history names, undo messages, file paths in errors.
+        self.write = { write(TerminalText.safe($0)) }
+        self.writeError = { writeError(TerminalText.safe($0)) }
     }
 
     /// Standard input, output and error; interactive when standard input is a terminal.

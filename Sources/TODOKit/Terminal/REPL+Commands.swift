@@ -76,7 +76,7 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup:
+        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup, .controlCharacter:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

@@ -109,6 +109,30 @@ import Darwin
         #expect(list.output == "1. [ ] Buy milk\n")
     }
 
+    @Test func hostileTitlesInTheFileReachTheTerminalEscaped() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json")
+        // Written by another program: every kind of control character a terminal acts on.
+        let titles = ["\u{1B}[31mRED", "bell\u{07}", "\u{9B}2J", "del\u{7F}", "\u{1B}]0;title\u{07}", "ok\ttab"]
+        let items = titles.enumerated().map { index, title in
+            ["id": "A156091C-75E6-485A-B5A8-6259D46B44C\(index)", "title": title, "detail": "\u{1B}[2J",
+             "isDone": false, "priority": "medium"] as [String: Any]
+        }
+        let json = try JSONSerialization.data(withJSONObject: ["formatVersion": 2, "revision": 1, "items": items])
+        try json.write(to: file)
+        for arguments in [["list"], ["done", "1"], ["undo"], ["history"], ["rm", "2"]] {
+            guard let run = try Self.run(["--file", file.path] + arguments, input: "") else { return }
+            let bytes = Array(run.output.utf8) + Array(run.errors.utf8)
+            let hostile = bytes.enumerated().filter { _, byte in
+                (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F
+            }
+            #expect(hostile.isEmpty, "\(arguments): \(run.output) \(run.errors)")
+            #expect(!run.output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        }
+        guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
+        #expect(list.output.contains("\\u{1B}[31mRED"))
+    }
+
     @Test func aLineWithAFailingCommandIsNotAppliedNorSaved() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.json")

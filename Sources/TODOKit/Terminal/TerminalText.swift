@@ -1,0 +1,61 @@
+/// Text that is safe to write to a terminal: the characters a terminal acts on instead of
+/// showing (C0 controls but tab and newline, DEL, C1 controls, and so every escape sequence)
+/// appear as `\u{1B}`-style escapes.
+///
+/// Items can come from anywhere: another program may write the data file, an older `todo`
+/// may have stored what this one refuses. So ``Console`` passes everything it writes through
+/// ``safe(_:)``, whatever the output path (lists, history, undo messages, errors), and titles
+/// and details with control characters are refused on input.
+///
+/// ```swift
+/// TerminalText.safe("\u{1B}[31mRED")   // "\\u{1B}[31mRED"
+/// ```
+public enum TerminalText {
+    /// `text` with every control character but newline and tab written as `\u{XX}`.
+    ///
+    /// ```swift
+    /// TerminalText.safe("bell\u{07}")   // "bell\\u{07}"
+    /// TerminalText.safe("a\tb\n")       // unchanged
+    /// ```
+    public static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+            return text
+        }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && scalar != "\n" && scalar != "\t" {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The first control character of `text` other than tab, and its position counted in
+    /// characters from 1; `nil` if there is none.
+    ///
+    /// ```swift
+    /// TerminalText.firstControlCharacter(in: "a\u{1B}b")   // (U+001B, 2)
+    /// ```
+    public static func firstControlCharacter(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
+        for (offset, character) in text.enumerated() {
+            if let scalar = character.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
+                return (scalar, offset + 1)
+            }
+        }
+        return nil
+    }
+
+    /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
