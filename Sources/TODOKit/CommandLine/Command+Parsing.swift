@@ -64,22 +64,83 @@ extension Command {
 
     /// Parses a line of input: commands separated by `;`, run in order as one event.
     ///
-    /// Empty commands (a blank line, a trailing `;`) are skipped. The whole line is parsed
-    /// before anything runs, so a typo anywhere on it means nothing on it runs.
+    /// A `;` inside double quotes, or written `\;`, is text: `add "semi; colon"` and
+    /// `add semi\; colon` both add `semi; colon`. The quotes are removed; `\"` and `\\` write
+    /// a quote and a backslash; any other backslash is kept as it is. Empty commands (a blank
+    /// line, a trailing `;`) are skipped. The whole line is parsed before anything runs, so a
+    /// typo anywhere on it means nothing on it runs.
     ///
     /// ```swift
     /// try Command.parseLine("add Buy milk; add Buy eggs;")   // two .add commands
+    /// try Command.parseLine("add \"semi; colon\"")          // [.add(title: "semi; colon")]
     /// try Command.parseLine("   ")                          // []
     /// ```
     ///
-    /// - Throws: ``CommandParseError`` for the first invalid command.
+    /// - Throws: ``CommandParseError`` for the first invalid command, or
+    ///   ``CommandParseError/unterminatedQuote``.
     public static func parseLine(_ line: String) throws(CommandParseError) -> [Command] {
         var commands: [Command] = []
-        for part in line.split(separator: ";", omittingEmptySubsequences: false) {
+        for part in try splitCommands(line) {
             guard part.contains(where: { !$0.isWhitespace }) else { continue }
-            commands.append(try Command(parsing: String(part)))
+            commands.append(try Command(parsing: part))
         }
         return commands
+    }
+
+    /// The line's commands, split at every `;` that is neither quoted nor escaped, with the
+    /// quotes and escapes resolved.
+    static func splitCommands(_ line: String) throws(CommandParseError) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var isQuoted = false
+        var characters = line.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "\\":
+                guard let next = characters.next() else {
+                    current.append(character)
+                    break
+                }
+                if next == ";" || next == "\"" || next == "\\" {
+                    current.append(next)
+                } else {
+                    current.append(character)
+                    current.append(next)
+                }
+            case "\"":
+                isQuoted.toggle()
+            case ";" where !isQuoted:
+                parts.append(current)
+                current = ""
+            default:
+                current.append(character)
+            }
+        }
+        guard !isQuoted else { throw .unterminatedQuote }
+        parts.append(current)
+        return parts
+    }
+
+    /// The line that one-shot arguments stand for: the words joined by spaces, each word's
+    /// `;`, `"` and `\` escaped so that they are text (the shell already grouped the words:
+    /// `todo add 'semi; colon'` adds `semi; colon`). A word that is just `;` separates
+    /// commands, as on a line: `todo add milk ';' add eggs`.
+    ///
+    /// ```swift
+    /// Command.line(fromArguments: ["add", "semi; colon"])   // "add semi\\; colon"
+    /// ```
+    public static func line(fromArguments arguments: [String]) -> String {
+        arguments.map { word in
+            guard word != ";" else { return word }
+            var escaped = ""
+            for character in word {
+                if character == ";" || character == "\"" || character == "\\" {
+                    escaped.append("\\")
+                }
+                escaped.append(character)
+            }
+            return escaped
+        }.joined(separator: " ")
     }
 }
 

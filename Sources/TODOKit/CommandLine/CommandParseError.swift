@@ -41,6 +41,12 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// try Command(parsing: "list all")   // throws .unexpectedArgument(.list, "all")
     /// ```
     case unexpectedArgument(Command.Verb, String)
+    /// A `"` opened text that the line did not close.
+    ///
+    /// ```swift
+    /// try Command.parseLine("add \"Buy milk")   // throws .unterminatedQuote
+    /// ```
+    case unterminatedQuote
 
     /// The verb whose usage applies, if the verb was recognised.
     ///
@@ -49,7 +55,7 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// ```
     public var verb: Command.Verb? {
         switch self {
-        case .unknownCommand: nil
+        case .unknownCommand, .unterminatedQuote: nil
         case .missingArgument(let verb, _), .invalidItemNumber(let verb, _), .unexpectedArgument(let verb, _): verb
         case .invalidPriority: .priority
         }
@@ -67,6 +73,7 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
         case .invalidItemNumber(_, let text): "\"\(text)\" is not an item number (items are numbered from 1)"
         case .invalidPriority(let text): "\"\(text)\" is not a priority"
         case .unexpectedArgument(let verb, let text): "unexpected \"\(text)\" after \(verb.rawValue)"
+        case .unterminatedQuote: "a \" opens text that the line does not close"
         }
     }
 

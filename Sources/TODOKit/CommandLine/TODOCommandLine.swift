@@ -64,7 +64,7 @@ public enum TODOCommandLine {
         // anything, even the lock file, is created; the line then catches up under the lock.
         guard repl.loadIfNeeded() else { return 1 }
         repl.reportsOutsideChanges = false
-        repl.handle(line: invocation.command.joined(separator: " "))
+        repl.handle(line: Command.line(fromArguments: invocation.command))
         return repl.hadErrors ? 1 : 0
     }
 
@@ -102,6 +102,9 @@ public enum TODOCommandLine {
             One line is one undo step: separate commands with ";" to undo them together,
             or put lines between begin and end. A line of edits applies completely or not
             at all: if one of its commands fails, none of them changes the list.
+            A ";" inside double quotes, or written \\;, is text: add "Milk; eggs". In
+            one-shot commands a ";" inside an argument is text too; give it as an argument
+            of its own to separate commands: todo add milk ';' add eggs.
             The list is saved after every change. Undo history is saved beside the list too,
             so a later todo, one-shot or session, can undo and redo it; "history" shows it,
             newest first, with when each step was made. $TODO_HISTORY_LIMIT steps are kept

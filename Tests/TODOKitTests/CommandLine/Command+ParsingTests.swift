@@ -95,3 +95,34 @@ import TODOKit
         }
     }
 }
+
+@Suite struct CommandLineQuotingTests {
+    @Test(arguments: [
+        ("add semi; add colon", [Command.add(title: "semi"), .add(title: "colon")]),
+        ("add \"semi; colon\"", [.add(title: "semi; colon")]),
+        ("add semi\\; colon", [.add(title: "semi; colon")]),
+        ("add \"a \\\"quoted\\\" word\"", [.add(title: "a \"quoted\" word")]),
+        ("add back\\\\slash; list", [.add(title: "back\\slash"), .list]),
+        ("add C:\\temp", [.add(title: "C:\\temp")]),
+        ("add Don't forget; list", [.add(title: "Don't forget"), .list]),
+        ("add trailing\\", [.add(title: "trailing\\")]),
+    ])
+    func semicolonsInQuotesOrEscapedAreText(line: String, commands: [Command]) throws {
+        #expect(try Command.parseLine(line) == commands)
+    }
+
+    @Test func anUnclosedQuoteIsAnError() {
+        #expect(throws: CommandParseError.unterminatedQuote) { try Command.parseLine("add \"Buy milk; list") }
+        #expect("\(CommandParseError.unterminatedQuote)".contains("does not close"))
+    }
+
+    @Test(arguments: [
+        (["add", "semi; colon"], [Command.add(title: "semi; colon")]),
+        (["add", "milk", ";", "add", "eggs"], [.add(title: "milk"), .add(title: "eggs")]),
+        (["add", "say \"hi\""], [.add(title: "say \"hi\"")]),
+        (["add", "a\\b"], [.add(title: "a\\b")]),
+    ])
+    func oneShotArgumentsKeepTheirText(arguments: [String], commands: [Command]) throws {
+        #expect(try Command.parseLine(Command.line(fromArguments: arguments)) == commands)
+    }
+}

@@ -18,7 +18,8 @@ import Testing
         #expect(result.console.output == "1. [ ] Buy milk\n")
         #expect(result.console.errors.isEmpty, "one-shot commands don't announce the file")
 
-        result = Self.run(["--file=\(file)", "ADD", "Buy eggs; done 1"])
+        // A `;` of its own separates commands; inside an argument it is text.
+        result = Self.run(["--file=\(file)", "ADD", "Buy eggs", ";", "done", "1"])
         #expect(result.console.outputLines == ["2. [ ] Buy eggs", "1. [x] Buy milk"])
 
         result = Self.run(["--file", file, "list"])
