@@ -97,7 +97,9 @@ public enum TODOCommandLine {
             "  " + verb.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + verb.summary
         }
         return """
-            Commands (case-insensitive; <n> is an item number as shown by list):
+            Commands (case-insensitive; <n> is an item number as shown by list; the numbers
+            on one line refer to the list as it was before the line, so "rm 1; rm 2" removes
+            the first two items):
             \(commands.joined(separator: "\n"))
             One line is one undo step: separate commands with ";" to undo them together,
             or put lines between begin and end. A line of edits applies completely or not

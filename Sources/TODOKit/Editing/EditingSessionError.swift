@@ -56,6 +56,13 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// try session.add("\u{1B}[31mRed")   // throws .controlCharacter(0x1B, position: 1)
     /// ```
     case controlCharacter(UInt32, position: Int)
+    /// Item `number`, as the list was shown before the line, was removed by an earlier command
+    /// of the same line.
+    ///
+    /// ```swift
+    /// // "rm 1; done 1": the second command refers to the item the first removed
+    /// ```
+    case removedEarlierOnTheLine(number: Int)
 
     /// A one-line explanation for the user.
     ///
@@ -81,6 +88,8 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
             return "no group is open (\"end\" must follow \"begin\")"
         case .editOutsideGroup:
             return "groupsByEvent is off, so edits must happen between begin and end"
+        case .removedEarlierOnTheLine(let number):
+            return "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
         case .controlCharacter(let value, let position):
             let hex = String(value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

@@ -17,20 +17,25 @@ extension REPL {
             try session.add(title)
             say(session.list.line(at: session.list.count - 1))
         case .edit(let number, let title):
-            report(try session.setTitle(title, at: number - 1), at: number - 1)
+            let position = try shownPosition(number)
+            report(try session.setTitle(title, at: position), at: position)
         case .detail(let number, let text):
-            report(try session.setDetail(text, at: number - 1), at: number - 1)
+            let position = try shownPosition(number)
+            report(try session.setDetail(text, at: position), at: position)
         case .priority(let number, let priority):
-            report(try session.setPriority(priority, at: number - 1), at: number - 1)
+            let position = try shownPosition(number)
+            report(try session.setPriority(priority, at: position), at: position)
         case .done(let number):
-            report(try session.setDone(true, at: number - 1), at: number - 1)
+            let position = try shownPosition(number)
+            report(try session.setDone(true, at: position), at: position)
         case .undone(let number):
-            report(try session.setDone(false, at: number - 1), at: number - 1)
+            let position = try shownPosition(number)
+            report(try session.setDone(false, at: position), at: position)
         case .remove(let number):
-            let item = try session.remove(at: number - 1)
+            let item = try session.remove(at: try shownPosition(number))
             say("Removed \"\(item.title)\"")
         case .move(let number, let destination):
-            report(try session.move(from: number - 1, to: destination - 1), at: destination - 1)
+            report(try session.move(from: try shownPosition(number), to: destination - 1), at: destination - 1)
         case .list:
             session.list.lines.forEach(say)
         case .undo:
@@ -51,6 +56,19 @@ extension REPL {
             // `handle(line:)` stops at quit before executing it.
             break
         }
+    }
+
+    /// Where the item numbered `number` in the list as it was before the line is now: numbers
+    /// on one line refer to that list, so `rm 1; rm 2` removes the first two items shown.
+    private func shownPosition(_ number: Int) throws(EditingSessionError) -> Int {
+        guard let shown = itemsShownBeforeLine else { return number - 1 }
+        guard shown.indices.contains(number - 1) else {
+            throw .noSuchItem(position: number - 1, count: shown.count)
+        }
+        guard let position = session.list.items.firstIndex(where: { $0.id == shown[number - 1] }) else {
+            throw .removedEarlierOnTheLine(number: number)
+        }
+        return position
     }
 
     private func report(_ changed: Bool, at position: Int) {
@@ -76,7 +94,7 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup, .controlCharacter:
+        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup, .controlCharacter, .removedEarlierOnTheLine:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

@@ -70,7 +70,11 @@ extension REPL {
     /// A line with `undo`, `redo`, `begin` or `end` moves through the history or its groups,
     /// which a scope cannot contain; it runs until a command fails, as before.
     private func runEvent(_ commands: [Command]) -> Bool {
-        defer { session.endEvent() }
+        itemsShownBeforeLine = session.list.items.map(\.id)
+        defer {
+            itemsShownBeforeLine = nil
+            session.endEvent()
+        }
         guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {
             for command in commands {
                 guard execute(command) else { return false }

@@ -59,6 +59,9 @@ public final class REPL {
 
     /// What the current line printed, held back until its changes are committed.
     var pendingOutput: [(isError: Bool, text: String)] = []
+    /// While a line runs: the items of the list as it was before the line, in order, which
+    /// its item numbers refer to.
+    var itemsShownBeforeLine: [UUID]?
 
     /// Whether any command failed or any save failed so far; ``run()`` exits with status 1 then.
     ///

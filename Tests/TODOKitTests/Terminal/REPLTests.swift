@@ -211,13 +211,32 @@ import Testing
         #expect(Self.run("add Bread", repl, console) == ["\(list.count + 1). [ ] Bread"])
     }
 
+    @Test func itemNumbersOnALineReferToTheListAsShownBeforeIt() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add a; add b; add c; add d", repl, console)
+        #expect(Self.run("rm 1; rm 2", repl, console) == ["Removed \"a\"", "Removed \"b\""])
+        #expect(repl.session.list.items.map(\.title) == ["c", "d"])
+        #expect(Self.run("undo", repl, console) == ["Undo Remove \"b\""])
+        #expect(repl.session.list.items.map(\.title) == ["a", "b", "c", "d"])
+        #expect(Self.run("done 4; rm 1; done 2", repl, console) == ["4. [x] d", "Removed \"a\"", "1. [x] b"])
+        #expect(console.errorLines.isEmpty)
+    }
+
+    @Test func aNumberRemovedEarlierOnTheLineFailsTheLine() {
+        let (repl, console) = Self.make()
+        _ = Self.run("add a; add b", repl, console)
+        #expect(Self.run("rm 1; done 1", repl, console) == [])
+        #expect(console.errorLines.first == "error: item 1 was removed earlier on this line (numbers refer to the list as it was before the line) (usage: done <n>)")
+        #expect(repl.session.list.items.map(\.title) == ["a", "b"])
+    }
+
     @Test func aLineOfEditsWithAFailingCommandAppliesNothing() {
         let (repl, console) = Self.make()
         #expect(Self.run("add Bread; undo", repl, console) == ["1. [ ] Bread", "Undo Add \"Bread\""])
         let history = repl.session.history
         #expect(Self.run("add Buy milk; rm 5; add Buy eggs", repl, console) == [])
         #expect(console.errorLines == [
-            "error: no item 5; the list has 1 item (usage: rm <n>)",
+            "error: no item 5; the list is empty (usage: rm <n>)",   // as shown before the line
             "error: the line was not applied: none of its commands changed the list",
         ])
         #expect(repl.session.list.isEmpty)
@@ -292,7 +311,7 @@ import Testing
             ("undo", ["Buy milk"]),
             ("redo", ["Buy milk", "Buy eggs"]),
             ("mv 2 1", ["Buy eggs", "Buy milk"]),
-            ("rm 1; rm 1", []),
+            ("rm 1; rm 2", []),   // numbers refer to the list as shown before the line
             ("undo", ["Buy eggs", "Buy milk"]),
         ] {
             _ = Self.run(line, repl, console)
