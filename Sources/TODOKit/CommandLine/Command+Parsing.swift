@@ -12,7 +12,7 @@ extension Command {
     public init(parsing text: String) throws(CommandParseError) {
         var scanner = ArgumentScanner(text)
         let word = scanner.nextWord() ?? ""
-        guard let verb = Verb(rawValue: word.lowercased()) else {
+        guard let verb = Verb(word: word) else {
             throw .unknownCommand(word)
         }
         switch verb {

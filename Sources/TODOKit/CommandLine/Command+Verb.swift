@@ -102,6 +102,37 @@ extension Command {
         /// ```
         case quit
 
+        /// The verb a word names, case-insensitively, aliases included (`ls`, `del`, `delete`,
+        /// `exit`); `nil` for an unknown word.
+        ///
+        /// ```swift
+        /// Command.Verb(word: "LS")   // .list
+        /// ```
+        public init?(word: String) {
+            let word = word.lowercased()
+            if let verb = Verb(rawValue: word) {
+                self = verb
+            } else if let verb = Self.allCases.first(where: { $0.aliases.contains(word) }) {
+                self = verb
+            } else {
+                return nil
+            }
+        }
+
+        /// Other words for the verb, the ones habit types.
+        ///
+        /// ```swift
+        /// Command.Verb.rm.aliases   // ["del", "delete"]
+        /// ```
+        public var aliases: [String] {
+            switch self {
+            case .list: ["ls"]
+            case .rm: ["del", "delete"]
+            case .quit: ["exit"]
+            default: []
+            }
+        }
+
         /// The verb and its arguments, as shown in error messages and `help`.
         ///
         /// ```swift

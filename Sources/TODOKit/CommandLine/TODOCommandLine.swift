@@ -42,6 +42,10 @@ public enum TODOCommandLine {
             console.write(usage + "\n" + helpText)
             return 0
         }
+        if invocation.wantsVersion {
+            console.write("todo \(version), the UndoKit sample\n")
+            return 0
+        }
 
         let options: TODOStore.Options
         do {
@@ -64,9 +68,28 @@ public enum TODOCommandLine {
         // anything, even the lock file, is created; the line then catches up under the lock.
         guard repl.loadIfNeeded() else { return 1 }
         repl.reportsOutsideChanges = false
-        repl.handle(line: Command.line(fromArguments: invocation.command))
+        let line = Command.line(fromArguments: invocation.command)
+        if let commands = try? Command.parseLine(line),
+           let sessionOnly = commands.first(where: { $0.verb == .begin || $0.verb == .end }) {
+            // A group needs later lines to end it; a one-shot command has none.
+            console.writeError("""
+                todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
+                and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
+                line: todo add milk ';' add eggs
+
+                """)
+            return 2
+        }
+        repl.handle(line: line)
         return repl.hadErrors ? 1 : 0
     }
+
+    /// The sample's version, as `todo --version` prints it: UndoKit has no releases yet.
+    ///
+    /// ```swift
+    /// print(TODOCommandLine.version)   // "0.1.0-dev"
+    /// ```
+    public static let version = "0.1.0-dev"
 
     /// How to invoke the program.
     ///
@@ -77,6 +100,7 @@ public enum TODOCommandLine {
         """
         usage: todo [--file PATH]                     read commands from standard input
                todo [--file PATH] <command> [args…]   run one command and exit
+               todo --help | --version
         The data file is --file, else $TODO_FILE, else $XDG_DATA_HOME/undokit-todo/todo.json,
         else ~/.local/share/undokit-todo/todo.json. Other todo processes may use it at the
         same time; $TODO_LOCK_TIMEOUT is how many seconds to wait for them (default 5).
@@ -95,6 +119,7 @@ public enum TODOCommandLine {
         let width = Command.Verb.allCases.map(\.usage.count).max() ?? 0
         let commands = Command.Verb.allCases.map { verb in
             "  " + verb.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + verb.summary
+                + (verb.aliases.isEmpty ? "" : " (also \(verb.aliases.joined(separator: ", ")))")
         }
         return """
             Commands (case-insensitive; <n> is an item number as shown by list; the numbers
@@ -122,6 +147,7 @@ extension TODOCommandLine {
     struct Invocation: Equatable {
         var file: String?
         var wantsHelp = false
+        var wantsVersion = false
         var command: [String] = []
 
         struct Failure: Error {
@@ -140,6 +166,8 @@ extension TODOCommandLine {
                     return
                 case "-h", "--help":
                     wantsHelp = true
+                case "--version":
+                    wantsVersion = true
                 case "--file":
                     guard let path = remaining.popFirst(), !path.isEmpty else {
                         throw Failure(message: "--file needs a path")

@@ -118,3 +118,32 @@ import Testing
         #expect(result.console.output.contains("add <title>"))
     }
 }
+
+@Suite struct TODOCommandLineHabitsTests {
+    @Test(arguments: [("ls", Command.list), ("LS", .list), ("del 2", .remove(item: 2)), ("delete 1", .remove(item: 1)), ("exit", .quit)])
+    func aliasesNameTheirCommands(text: String, command: Command) throws {
+        #expect(try Command(parsing: text) == command)
+    }
+
+    @Test func helpListsTheAliases() {
+        #expect(TODOCommandLine.helpText.contains("remove item n (also del, delete)"))
+        #expect(TODOCommandLine.helpText.contains("(also ls)"))
+    }
+
+    @Test func versionPrintsTheVersionAndExits() {
+        let result = TODOCommandLineTests.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.console.output == "todo \(TODOCommandLine.version), the UndoKit sample\n")
+    }
+
+    @Test(arguments: [["begin", "Week"], ["end"], ["add", "milk", ";", "begin"]])
+    func groupsAreRefusedInOneShotMode(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.json").path
+        let result = TODOCommandLineTests.run(["--file", file] + arguments)
+        #expect(result.status == 2)
+        #expect(result.console.errors.contains("works only in a session"))
+        #expect(result.console.output.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file), "nothing ran")
+    }
+}
