@@ -68,6 +68,7 @@ public enum TODOCommandLine {
         // anything, even the lock file, is created; the line then catches up under the lock.
         guard repl.loadIfNeeded() else { return 1 }
         repl.reportsOutsideChanges = false
+        repl.isOneShot = true
         let line = Command.line(fromArguments: invocation.command)
         if let commands = try? Command.parseLine(line),
            let sessionOnly = commands.first(where: { $0.verb == .begin || $0.verb == .end }) {

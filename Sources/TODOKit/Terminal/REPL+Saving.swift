@@ -104,7 +104,7 @@ extension REPL {
     /// Brings the session up to date with the file; on a change made by another process,
     /// reloads it with the undo history saved with it, and says so. Returns `false`, having
     /// said why, if the file can't be read.
-    private func catchUp(_ replica: TODOReplica, holdingLock: Bool) -> Bool {
+    func catchUp(_ replica: TODOReplica, holdingLock: Bool) -> Bool {
         let refresh: TODOReplica.Refresh
         do {
             refresh = try replica.refresh()
@@ -142,7 +142,12 @@ extension REPL {
     }
 
     private func reportSaveFailure(_ error: TODOStoreError) {
-        fail("\(error) (the list and its undo history are kept; saving again after the next line)")
+        if isOneShot {
+            // There is no next line to save it with: the change is lost with this process.
+            fail("\(error): the change was not saved")
+        } else {
+            fail("\(error) (the list and its undo history are kept; saving again after the next line)")
+        }
     }
 }
 

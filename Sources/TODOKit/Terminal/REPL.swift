@@ -56,6 +56,9 @@ public final class REPL {
     /// Whether to announce that another process changed the list. A one-shot command, which
     /// never showed the list, has nothing to announce.
     var reportsOutsideChanges = true
+    /// Whether this REPL runs one command line and exits (`todo add …`): a change it cannot
+    /// save is lost, and it says so.
+    var isOneShot = false
 
     /// What the current line printed, held back until its changes are committed.
     var pendingOutput: [(isError: Bool, text: String)] = []
@@ -143,6 +146,13 @@ public final class REPL {
         flushOutput()
         while true {
             if console.isInteractive {
+                // The prompt counts the items on disk: another todo may have changed them
+                // since the last line. Reading the journal's new records is cheap (see
+                // `TODOReplica.refresh()`); a list with changes not yet saved stays as it is.
+                if let replica, !hasUnsavedChanges {
+                    _ = catchUp(replica, holdingLock: false)
+                    flushOutput()
+                }
                 console.write(prompt)
             }
             guard let line = console.readLine() else {

@@ -133,6 +133,17 @@ import Darwin
         #expect(list.output.contains("\\u{1B}[31mRED"))
     }
 
+    @Test func aOneShotChangeThatCannotBeSavedSaysSoAndFails() throws {
+        let directory = try TemporaryDirectory()
+        let notADirectory = directory.file("plain-file")
+        try Data().write(to: notADirectory)
+        let file = notADirectory.appendingPathComponent("todo.json")
+        guard let run = try Self.run(["--file", file.path, "add", "hi"], input: "") else { return }
+        #expect(run.status == 1)
+        #expect(run.errors.contains("the change was not saved"))
+        #expect(!run.errors.contains("saving again after the next line"))
+    }
+
     @Test func aLineWithAFailingCommandIsNotAppliedNorSaved() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.json")

@@ -210,3 +210,34 @@ import Testing
         #expect(!EditingSession().replaceList([]), "no history, nothing dropped")
     }
 }
+
+@Suite struct REPLPromptTests {
+    @Test func thePromptCountsTheItemsOnDiskBeforeEachLine() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("todo.json")
+        let other = REPL(session: EditingSession(), store: TODOStore(fileURL: url),
+                         console: ScriptedConsole().console)
+        var output = ""
+        var lines = ["list"][...]
+        var reads = 0
+        let console = Console(
+            isInteractive: true,
+            readLine: {
+                reads += 1
+                if reads == 1 {
+                    // Another todo adds two items while this one waits at its prompt.
+                    other.handle(line: "add one; add two")
+                }
+                return lines.popFirst()
+            },
+            write: { output += $0 },
+            writeError: { _ in }
+        )
+        let repl = REPL(session: EditingSession(), store: TODOStore(fileURL: url), console: console)
+        #expect(repl.run() == 0)
+        // The first prompt came before the other todo's change; the second shows it.
+        #expect(output.contains("todo (0 items)> "))
+        #expect(output.contains("todo (2 items)> "))
+        #expect(output.contains("1. [ ] one\n2. [ ] two\n"))
+    }
+}
