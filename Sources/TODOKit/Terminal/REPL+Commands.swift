@@ -39,9 +39,11 @@ extension REPL {
         case .list:
             session.list.lines.forEach(say)
         case .undo:
-            say(try session.undo() ?? "Nothing to undo")
+            let before = session.list
+            say(try session.undo().map { $0 + before.changes(to: session.list) } ?? "Nothing to undo")
         case .redo:
-            say(try session.redo() ?? "Nothing to redo")
+            let before = session.list
+            say(try session.redo().map { $0 + before.changes(to: session.list) } ?? "Nothing to redo")
         case .begin(let name):
             session.beginGroup(named: name)
             say(name.map { "Group \"\($0)\" started; type end to finish it" } ?? "Group started; type end to finish it")

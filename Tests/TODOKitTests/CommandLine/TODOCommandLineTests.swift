@@ -28,10 +28,10 @@ import Testing
         // Undo history outlives each process: the last line's step is undone and redone whole.
         result = Self.run(["--file", file, "undo"])
         #expect(result.status == 0)
-        #expect(result.console.outputLines == ["Undo Mark \"Buy milk\" Done"])
+        #expect(result.console.outputLines == ["Undo Mark \"Buy milk\" Done (item 2 is gone; item 1 changed)"])
         #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.lines == ["1. [ ] Buy milk"])
         result = Self.run(["--file", file, "redo"])
-        #expect(result.console.outputLines == ["Redo Mark \"Buy milk\" Done"])
+        #expect(result.console.outputLines == ["Redo Mark \"Buy milk\" Done (item 2 is back; item 1 changed)"])
         #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().list.lines == ["1. [x] Buy milk", "2. [ ] Buy eggs"])
     }
 
@@ -58,7 +58,7 @@ import Testing
         let file = directory.file("todo.json").path
         let result = Self.run(["--file", file], input: ["add Buy milk", "add Buy eggs; done 1", "undo", "list"])
         #expect(result.status == 0)
-        #expect(result.console.outputLines == ["1. [ ] Buy milk", "2. [ ] Buy eggs", "1. [x] Buy milk", "Undo Mark \"Buy milk\" Done", "1. [ ] Buy milk"])
+        #expect(result.console.outputLines == ["1. [ ] Buy milk", "2. [ ] Buy eggs", "1. [x] Buy milk", "Undo Mark \"Buy milk\" Done (item 2 is gone; item 1 changed)", "1. [ ] Buy milk"])
         #expect(result.console.errors == "todo: using \(file)\n")
     }
 

@@ -41,8 +41,8 @@ import TODOKit
         #expect(session.outputLines == [
             "1. [ ] from the session",
             "3. [ ] again from the session",
-            "Undo Add \"again from the session\"",
-            "Undo Add \"from one-shot\"",
+            "Undo Add \"again from the session\" (item 3 is gone)",
+            "Undo Add \"from one-shot\" (item 2 is gone)",
             "1. [ ] from the session",
         ])
         #expect(session.errorLines == [

@@ -21,11 +21,11 @@ import Testing
 
         guard let undo = try Self.todo(file, "undo") else { return }
         #expect(undo.status == 0)
-        #expect(undo.output == "Undo Add \"Buy eggs\"\n")
+        #expect(undo.output == "Undo Add \"Buy eggs\" (item 2 is gone)\n")
         #expect(try Self.titles(file) == ["Buy milk"])
 
         guard let redo = try Self.todo(file, "redo") else { return }
-        #expect(redo.output == "Redo Add \"Buy eggs\"\n")
+        #expect(redo.output == "Redo Add \"Buy eggs\" (item 2 is back)\n")
         #expect(try Self.titles(file) == ["Buy milk", "Buy eggs"])
 
         _ = try Self.todo(file, "undo")
@@ -46,10 +46,10 @@ import Testing
         _ = try Self.todo(file, "add", "from a one-shot")
         guard let session = try TodoExecutableTests.run(["--file", file.path], input: "undo\nadd from the session; add and more\n") else { return }
         #expect(session.status == 0)
-        #expect(session.output == "Undo Add \"from a one-shot\"\n1. [ ] from the session\n2. [ ] and more\n")
+        #expect(session.output == "Undo Add \"from a one-shot\" (item 1 is gone)\n1. [ ] from the session\n2. [ ] and more\n")
 
         guard let undo = try Self.todo(file, "undo") else { return }
-        #expect(undo.output == "Undo Add \"and more\"\n", "the session's line is one step")
+        #expect(undo.output == "Undo Add \"and more\" (items 1 and 2 are gone)\n", "the session's line is one step")
         #expect(try Self.titles(file) == [])
         guard let nothing = try Self.todo(file, "undo") else { return }
         #expect(nothing.output == "Nothing to undo\n", "the session's undo was not a step of its own")
@@ -65,17 +65,17 @@ import Testing
         try session.send("undo")
         #expect(session.waitForOutput(lines: 2))
         guard let undo = try Self.todo(file, "undo") else { return }
-        #expect(undo.output == "Undo Add \"a\"\n")
+        #expect(undo.output == "Undo Add \"a\" (item 1 is gone)\n")
         try session.send("redo")
         try session.send("list")
         #expect(session.finish() == 0)
-        #expect(session.outputLines == ["1. [ ] a", "Undo Add \"b\"", "Redo Add \"a\"", "1. [ ] a"])
+        #expect(session.outputLines == ["1. [ ] a", "Undo Add \"b\" (item 2 is gone)", "Redo Add \"a\" (item 1 is back)", "1. [ ] a"])
         #expect(session.errorLines.filter { $0.contains("reloaded") } == [
             "todo: the list changed on disk (another todo saved it); reloaded: 2 items and its undo history (2 steps)",
             "todo: the list changed on disk (another todo saved it); reloaded: 0 items and its undo history (2 steps)",
         ])
         guard let redo = try Self.todo(file, "redo") else { return }
-        #expect(redo.output == "Redo Add \"b\"\n")
+        #expect(redo.output == "Redo Add \"b\" (item 2 is back)\n")
         #expect(try Self.titles(file) == ["a", "b"])
     }
 
@@ -95,8 +95,8 @@ import Testing
         try first.send("redo")
         #expect(first.finish() == 0)
         #expect(second.finish() == 0)
-        #expect(second.outputLines == ["2. [ ] two", "Undo Add \"three\"", "Undo Add \"two\""])
-        #expect(first.outputLines == ["1. [ ] one", "3. [ ] three", "Redo Add \"two\""])
+        #expect(second.outputLines == ["2. [ ] two", "Undo Add \"three\" (item 3 is gone)", "Undo Add \"two\" (item 2 is gone)"])
+        #expect(first.outputLines == ["1. [ ] one", "3. [ ] three", "Redo Add \"two\" (item 2 is back)"])
         #expect(try Self.titles(file) == ["one", "two"])
         let saved = try #require(try TODOStore(fileURL: file).loadHistory())
         #expect(saved.revision == (try TODOStore(fileURL: file).load().revision))
@@ -111,7 +111,7 @@ import Testing
         guard let run = try TodoExecutableTests.run(["--file", file.path], input: script, environment: ["TODO_HISTORY_LIMIT": "3"]) else { return }
         #expect(run.status == 0)
         #expect(try TODOStore(fileURL: file).loadHistory()?.history.undoSteps.count == 3)
-        for expected in ["Undo Add \"8\"", "Undo Add \"7\"", "Undo Add \"6\"", "Nothing to undo"] {
+        for expected in ["Undo Add \"8\" (item 8 is gone)", "Undo Add \"7\" (item 7 is gone)", "Undo Add \"6\" (item 6 is gone)", "Nothing to undo"] {
             #expect(try Self.todo(file, "undo", environment: ["TODO_HISTORY_LIMIT": "3"])?.output == expected + "\n")
         }
         guard let invalid = try Self.todo(file, "list", environment: ["TODO_HISTORY_LIMIT": "lots"]) else { return }
@@ -183,7 +183,7 @@ import Testing
         #expect(add.status == 0)
         #expect(add.output == "3. [ ] Bread\n")
         guard let again = try Self.todo(file, "undo") else { return }
-        #expect(again.output == "Undo Add \"Bread\"\n")
+        #expect(again.output == "Undo Add \"Bread\" (item 3 is gone)\n")
         #expect(again.errors == "", "the history written after the drop is good")
         #expect(try Self.titles(file) == ["Buy milk", "Buy eggs"])
     }
@@ -234,7 +234,7 @@ import Testing
         #expect(next.status == 0)
         #expect(next.output == "\(contents.list.count + 1). [ ] after the kill\n")
         guard let undo = try Self.todo(file, "undo") else { return }
-        #expect(undo.output == "Undo Add \"after the kill\"\n")
+        #expect(undo.output.hasPrefix("Undo Add \"after the kill\" (item ") && undo.output.hasSuffix(" is gone)\n"))
         #expect(undo.errors == "")
         #expect(try store.load().list == contents.list)
     }

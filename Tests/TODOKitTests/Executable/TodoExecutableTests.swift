@@ -71,9 +71,9 @@ import Darwin
             1. [ ] Buy milk
             2. [ ] Buy eggs
             3. [ ] Bread
-            Undo Add "Bread"
+            Undo Add "Bread" (items 2 and 3 are gone)
             1. [ ] Buy milk
-            Redo Add "Bread"
+            Redo Add "Bread" (items 2 and 3 are back)
             2. [x] Buy eggs
             Removed "Buy milk"
             Undo (newest first):
@@ -151,7 +151,7 @@ import Darwin
         #expect(first.status == 0)
         guard let run = try Self.run(["--file", file.path], input: "add x; rm 99; add y\nlist\nundo\n") else { return }
         #expect(run.status == 1)
-        #expect(run.output == "1. [ ] a\nUndo Add \"a\"\n")
+        #expect(run.output == "1. [ ] a\nUndo Add \"a\" (item 1 is gone)\n")
         #expect(run.errors.contains("error: the line was not applied: none of its commands changed the list"))
         guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
         #expect(!list.output.contains("[ ]"))   // "a" undone by the session; x and y never added

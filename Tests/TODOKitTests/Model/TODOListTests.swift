@@ -56,3 +56,26 @@ import Testing
         #expect(TODOList().isEmpty)
     }
 }
+
+@Suite struct TODOListChangesTests {
+    static let a = TODOItem(title: "a"), b = TODOItem(title: "b"), c = TODOItem(title: "c")
+
+    @Test func whatUndoAndRedoReport() {
+        let (a, b, c) = (Self.a, Self.b, Self.c)
+        var doneB = b
+        doneB.isDone = true
+        let cases: [(TODOList, TODOList, String)] = [
+            ([a, c], [a, b, c], " (item 2 is back)"),
+            ([a, b, c], [a, c], " (item 2 is gone)"),
+            ([a], [a, b, c], " (items 2 and 3 are back)"),
+            ([a, b, c], [a, doneB, c], " (item 2 changed)"),
+            ([a, b, c], [c, a, b], " (item 3 moved to 1)"),
+            ([a, b, c], [b, c, a], " (item 1 moved to 3)"),
+            ([a, b], [a, b], ""),
+            ([a, b, c], [doneB], " (items 1 and 3 are gone; item 1 changed)"),
+        ]
+        for (before, after, expected) in cases {
+            #expect(before.changes(to: after) == expected, "\(before.items.map(\.title)) → \(after.items.map(\.title))")
+        }
+    }
+}

@@ -38,12 +38,13 @@ import Testing
         #expect(session.canUndo)
         #expect(!session.canRedo)
 
-        #expect(Self.run("undo", repl, console) == ["Undo \(scenario.actionName)"])
+        // The line names the step, then where its items went (see TODOList.changes(to:)).
+        #expect(Self.run("undo", repl, console) == ["Undo \(scenario.actionName)" + changed.changes(to: scenario.start)])
         #expect(session.list == scenario.start)
         #expect(!session.canUndo)
         #expect(session.canRedo)
 
-        #expect(Self.run("redo", repl, console) == ["Redo \(scenario.actionName)"])
+        #expect(Self.run("redo", repl, console) == ["Redo \(scenario.actionName)" + scenario.start.changes(to: changed)])
         #expect(session.list == changed)
         #expect(session.canUndo)
         #expect(!session.canRedo)
@@ -67,8 +68,8 @@ import Testing
         #expect(Self.run("mv 2 1", repl, console) == ["1. [ ] Buy ten eggs"])
         #expect(Self.run("list", repl, console) == ["1. [ ] Buy ten eggs", "2. [ ] Buy milk  (high priority)"])
         #expect(Self.run("rm 2", repl, console) == ["Removed \"Buy milk\""])
-        #expect(Self.run("undo", repl, console) == ["Undo Remove \"Buy milk\""])
-        #expect(Self.run("redo", repl, console) == ["Redo Remove \"Buy milk\""])
+        #expect(Self.run("undo", repl, console) == ["Undo Remove \"Buy milk\" (item 2 is back)"])
+        #expect(Self.run("redo", repl, console) == ["Redo Remove \"Buy milk\" (item 2 is gone)"])
         #expect(Self.run("redo", repl, console) == ["Nothing to redo"])
         #expect(console.errors.isEmpty)
         #expect(!repl.hadErrors)
@@ -134,10 +135,10 @@ import Testing
         _ = Self.run("add Buy milk", repl, console)
         _ = Self.run("add Buy eggs; add Bread; done 1", repl, console)
         #expect(repl.session.list.count == 3)
-        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done"])
+        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done (items 2 and 3 are gone; item 1 changed)"])
         #expect(repl.session.list.lines == ["1. [ ] Buy milk"])
-        #expect(Self.run("undo", repl, console) == ["Undo Add \"Buy milk\""])
-        #expect(Self.run("redo; redo", repl, console) == ["Redo Add \"Buy milk\"", "Redo Mark \"Buy milk\" Done"])
+        #expect(Self.run("undo", repl, console) == ["Undo Add \"Buy milk\" (item 1 is gone)"])
+        #expect(Self.run("redo; redo", repl, console) == ["Redo Add \"Buy milk\" (item 1 is back)", "Redo Mark \"Buy milk\" Done (items 2 and 3 are back; item 1 changed)"])
         #expect(repl.session.list.lines == ["1. [x] Buy milk", "2. [ ] Buy eggs", "3. [ ] Bread"])
     }
 
@@ -149,9 +150,9 @@ import Testing
         _ = Self.run("add Bread", repl, console)
         _ = Self.run("done 1", repl, console)
         #expect(Self.run("end", repl, console) == ["Group ended"])
-        #expect(Self.run("undo", repl, console) == ["Undo Shopping"])
+        #expect(Self.run("undo", repl, console) == ["Undo Shopping (items 2 and 3 are gone; item 1 changed)"])
         #expect(repl.session.list.lines == ["1. [ ] Buy milk"])
-        #expect(Self.run("redo", repl, console) == ["Redo Shopping"])
+        #expect(Self.run("redo", repl, console) == ["Redo Shopping (items 2 and 3 are back; item 1 changed)"])
         #expect(repl.session.list.count == 3)
         #expect(console.errors.isEmpty)
     }
@@ -216,7 +217,7 @@ import Testing
         _ = Self.run("add a; add b; add c; add d", repl, console)
         #expect(Self.run("rm 1; rm 2", repl, console) == ["Removed \"a\"", "Removed \"b\""])
         #expect(repl.session.list.items.map(\.title) == ["c", "d"])
-        #expect(Self.run("undo", repl, console) == ["Undo Remove \"b\""])
+        #expect(Self.run("undo", repl, console) == ["Undo Remove \"b\" (items 1 and 2 are back)"])
         #expect(repl.session.list.items.map(\.title) == ["a", "b", "c", "d"])
         #expect(Self.run("done 4; rm 1; done 2", repl, console) == ["4. [x] d", "Removed \"a\"", "1. [x] b"])
         #expect(console.errorLines.isEmpty)
@@ -232,7 +233,7 @@ import Testing
 
     @Test func aLineOfEditsWithAFailingCommandAppliesNothing() {
         let (repl, console) = Self.make()
-        #expect(Self.run("add Bread; undo", repl, console) == ["1. [ ] Bread", "Undo Add \"Bread\""])
+        #expect(Self.run("add Bread; undo", repl, console) == ["1. [ ] Bread", "Undo Add \"Bread\" (item 1 is gone)"])
         let history = repl.session.history
         #expect(Self.run("add Buy milk; rm 5; add Buy eggs", repl, console) == [])
         #expect(console.errorLines == [
@@ -243,16 +244,16 @@ import Testing
         #expect(repl.session.history == history)
         #expect(repl.session.takeChanges().isEmpty)
         // The redo step that was there before the line is still there.
-        #expect(Self.run("redo", repl, console) == ["Redo Add \"Bread\""])
-        #expect(Self.run("undo", repl, console) == ["Undo Add \"Bread\""])
+        #expect(Self.run("redo", repl, console) == ["Redo Add \"Bread\" (item 1 is back)"])
+        #expect(Self.run("undo", repl, console) == ["Undo Add \"Bread\" (item 1 is gone)"])
     }
 
     @Test func aLineWithUndoStopsAtAFailingCommandAndKeepsWhatRanBefore() {
         let (repl, console) = Self.make()
-        #expect(Self.run("add Buy milk; undo; rm 5", repl, console) == ["1. [ ] Buy milk", "Undo Add \"Buy milk\""])
+        #expect(Self.run("add Buy milk; undo; rm 5", repl, console) == ["1. [ ] Buy milk", "Undo Add \"Buy milk\" (item 1 is gone)"])
         #expect(console.errorLines == ["error: no item 5; the list is empty (usage: rm <n>)"])
         #expect(repl.session.list.isEmpty)
-        #expect(Self.run("redo", repl, console) == ["Redo Add \"Buy milk\""])
+        #expect(Self.run("redo", repl, console) == ["Redo Add \"Buy milk\" (item 1 is back)"])
     }
 
     // MARK: Driving the loop
@@ -352,7 +353,7 @@ import Testing
         #expect(console.errors.isEmpty, "the retry after this line succeeded")
         #expect(try store.load().list == repl.session.list)
         #expect(!repl.hasUnsavedChanges)
-        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done"])
+        #expect(Self.run("undo", repl, console) == ["Undo Mark \"Buy milk\" Done (item 2 is gone; item 1 changed)"])
         #expect(try store.load().list.items.map(\.title) == ["Buy milk"])
     }
 
