@@ -59,6 +59,10 @@ public enum TODOCommandLine {
         let store = TODOStore(fileURL: fileURL, options: options)
 
         guard !invocation.command.isEmpty else {
+            var console = console
+            if console.usesTerminal {
+                console.readLineWithPrompt = lineEditor(recallingFrom: LineHistoryFile(url: store.linesURL), console: console)
+            }
             return REPL(session: EditingSession(), store: store, console: console).run()
         }
         var oneShot = console
@@ -83,6 +87,25 @@ public enum TODOCommandLine {
         }
         repl.handle(line: line)
         return repl.hadErrors ? 1 : 0
+    }
+
+    /// A line editor on the terminal whose ↑ recalls the lines of earlier sessions, saved
+    /// beside the list after each line.
+    static func lineEditor(recallingFrom file: LineHistoryFile, console: Console) -> (String) -> String? {
+        let reader = TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
+        var reportedFailure = false
+        return { prompt in
+            let line = reader.readLine(prompt: prompt)
+            if line != nil {
+                do {
+                    try file.save(reader.history)
+                } catch where !reportedFailure {
+                    reportedFailure = true
+                    console.writeError("todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")
+                } catch {}
+            }
+            return line
+        }
     }
 
     /// The sample's version, as `todo --version` prints it: UndoKit has no releases yet.

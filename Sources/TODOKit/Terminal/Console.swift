@@ -41,6 +41,20 @@ public struct Console {
     /// console.writeError("error: unknown command \"frob\"\n")
     /// ```
     public var writeError: (String) -> Void
+    /// Whether standard input and output are a terminal a ``TerminalLineReader`` can edit
+    /// lines on: true only for ``standard`` in a terminal.
+    ///
+    /// ```swift
+    /// if console.usesTerminal { /* attach a line editor */ }
+    /// ```
+    public var usesTerminal = false
+    /// Reads a line showing a prompt, when a line editor draws the prompt itself; `nil` uses
+    /// ``readLine`` after writing the prompt.
+    ///
+    /// ```swift
+    /// console.readLineWithPrompt = { prompt in reader.readLine(prompt: prompt) }
+    /// ```
+    public var readLineWithPrompt: ((String) -> String?)?
 
     /// Creates a console from its parts.
     ///
@@ -67,7 +81,7 @@ public struct Console {
     /// let status = TODOCommandLine.run(arguments: [], environment: [:], console: .standard)
     /// ```
     public static var standard: Console {
-        Console(
+        var console = Console(
             isInteractive: isatty(STDIN_FILENO) == 1,
             readLine: { Swift.readLine(strippingNewline: true) },
             // FileHandle writes go straight to the descriptor, so a prompt without a newline
@@ -75,5 +89,7 @@ public struct Console {
             write: { try? FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) },
             writeError: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
         )
+        console.usesTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        return console
     }
 }

@@ -153,11 +153,18 @@ public final class REPL {
                     _ = catchUp(replica, holdingLock: false)
                     flushOutput()
                 }
-                console.write(prompt)
             }
-            guard let line = console.readLine() else {
-                // End of input (Ctrl-D in a terminal) ends the prompt line the user was on.
-                if console.isInteractive { console.write("\n") }
+            let line: String?
+            if console.isInteractive, let readWithPrompt = console.readLineWithPrompt {
+                line = readWithPrompt(prompt)   // the line editor draws the prompt
+            } else {
+                if console.isInteractive { console.write(prompt) }
+                line = console.readLine()
+            }
+            guard let line else {
+                // End of input (Ctrl-D in a terminal) ends the prompt line the user was on
+                // (the line editor has done so already).
+                if console.isInteractive && console.readLineWithPrompt == nil { console.write("\n") }
                 break
             }
             guard handle(line: line) else { break }

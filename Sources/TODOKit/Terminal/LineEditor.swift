@@ -1,0 +1,204 @@
+/// The line being edited at an interactive prompt: text, cursor, and recall of earlier lines.
+///
+/// A pure state machine, so every key's effect is testable without a terminal:
+/// ``TerminalLineReader`` decodes the bytes a terminal sends into ``Key``s, hands them here,
+/// and draws what ``render(prompt:width:)`` returns.
+///
+/// ```swift
+/// var editor = LineEditor(history: ["add Buy milk"])
+/// for key in [.character("l"), .character("s"), .left, .character("i")] as [LineEditor.Key] {
+///     _ = editor.handle(key)
+/// }
+/// editor.text               // "lis"
+/// editor.handle(.up)        // .redraw: recalls "add Buy milk"
+/// editor.handle(.enter)     // .submit("add Buy milk")
+/// ```
+public struct LineEditor {
+    /// What a terminal's bytes mean to the editor.
+    public enum Key: Equatable, Sendable {
+        case character(Character)
+        case enter, backspace, delete
+        case left, right, home, end, wordLeft, wordRight, up, down
+        /// Ctrl-K, Ctrl-U, Ctrl-W: delete to the end, to the start, the word before the cursor.
+        case killToEnd, killToStart, killWordBefore
+        /// Ctrl-C, Ctrl-D, Ctrl-L, Ctrl-Z.
+        case interrupt, endOfInput, clearScreen, suspend
+        /// A key the editor ignores (an unknown escape sequence, a control character).
+        case ignored
+    }
+
+    /// What the caller does after a key.
+    public enum Outcome: Equatable, Sendable {
+        /// Draw the line again.
+        case redraw
+        /// The user pressed Enter: the line is done.
+        case submit(String)
+        /// Ctrl-C: the line is abandoned; show a fresh prompt.
+        case abandon
+        /// Ctrl-D on an empty line: no more input.
+        case endOfInput
+        /// Ctrl-L: clear the screen, then draw the line.
+        case clearScreen
+        /// Ctrl-Z: give the terminal back and stop; draw the line when continued.
+        case suspend
+        /// Nothing changed.
+        case none
+    }
+
+    /// The characters of the line.
+    public private(set) var characters: [Character] = []
+    /// The cursor's position, in characters: before `characters[cursor]`.
+    public private(set) var cursor = 0
+    /// Earlier lines, oldest first, that ↑ and ↓ recall.
+    public private(set) var history: [String]
+    /// Which history entry ↑/↓ show: `history.count` is the line being typed.
+    private var historyIndex: Int
+    /// The line being typed, kept while ↑ shows older ones.
+    private var draft: [Character] = []
+
+    /// The line as text.
+    public var text: String { String(characters) }
+
+    /// Creates an editor with an empty line and `history` to recall, oldest first.
+    ///
+    /// ```swift
+    /// let editor = LineEditor(history: ["list", "add Bread"])
+    /// ```
+    public init(history: [String] = []) {
+        self.history = history
+        historyIndex = history.count
+    }
+
+    /// Applies one key.
+    ///
+    /// ```swift
+    /// var editor = LineEditor()
+    /// editor.handle(.character("x"))   // .redraw
+    /// ```
+    @discardableResult
+    public mutating func handle(_ key: Key) -> Outcome {
+        switch key {
+        case .character(let character):
+            characters.insert(character, at: cursor)
+            cursor += 1
+        case .enter:
+            let line = text
+            if !line.allSatisfy(\.isWhitespace), history.last != line {
+                history.append(line)
+            }
+            reset()
+            return .submit(line)
+        case .backspace:
+            guard cursor > 0 else { return .none }
+            cursor -= 1
+            characters.remove(at: cursor)
+        case .delete:
+            guard cursor < characters.count else { return .none }
+            characters.remove(at: cursor)
+        case .left:
+            guard cursor > 0 else { return .none }
+            cursor -= 1
+        case .right:
+            guard cursor < characters.count else { return .none }
+            cursor += 1
+        case .home:
+            cursor = 0
+        case .end:
+            cursor = characters.count
+        case .wordLeft:
+            cursor = startOfWord(before: cursor)
+        case .wordRight:
+            var position = cursor
+            while position < characters.count, !Self.isWordCharacter(characters[position]) { position += 1 }
+            while position < characters.count, Self.isWordCharacter(characters[position]) { position += 1 }
+            cursor = position
+        case .up:
+            guard historyIndex > 0 else { return .none }
+            if historyIndex == history.count { draft = characters }
+            historyIndex -= 1
+            show(Array(history[historyIndex]))
+        case .down:
+            guard historyIndex < history.count else { return .none }
+            historyIndex += 1
+            show(historyIndex == history.count ? draft : Array(history[historyIndex]))
+        case .killToEnd:
+            characters.removeSubrange(cursor...)
+        case .killToStart:
+            characters.removeSubrange(..<cursor)
+            cursor = 0
+        case .killWordBefore:
+            let start = startOfWord(before: cursor)
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+        case .interrupt:
+            reset()
+            return .abandon
+        case .endOfInput:
+            // Only an empty line ends the input; in mid-line Ctrl-D does nothing.
+            return characters.isEmpty ? .endOfInput : .none
+        case .clearScreen:
+            return .clearScreen
+        case .suspend:
+            return .suspend
+        case .ignored:
+            return .none
+        }
+        return .redraw
+    }
+
+    private mutating func show(_ line: [Character]) {
+        characters = line
+        cursor = line.count
+    }
+
+    private mutating func reset() {
+        characters = []
+        cursor = 0
+        draft = []
+        historyIndex = history.count
+    }
+
+    private func startOfWord(before position: Int) -> Int {
+        var start = position
+        while start > 0, !Self.isWordCharacter(characters[start - 1]) { start -= 1 }
+        while start > 0, Self.isWordCharacter(characters[start - 1]) { start -= 1 }
+        return start
+    }
+
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber
+    }
+
+    /// The bytes that draw `prompt` and the line on the terminal's current row, `width`
+    /// columns wide, with the cursor in place. A line wider than the row scrolls sideways so
+    /// that the cursor stays visible.
+    ///
+    /// ```swift
+    /// var editor = LineEditor()
+    /// editor.handle(.character("a"))
+    /// editor.render(prompt: "> ", width: 80)   // "\r> a\u{1B}[K\r\u{1B}[3C"
+    /// ```
+    public func render(prompt: String, width: Int) -> String {
+        let promptWidth = TerminalWidth.of(prompt)
+        let room = max(1, width - promptWidth - 1)
+        let widths = characters.map(TerminalWidth.of)
+        // The window of characters shown: from `first`, as many as fit, always including the
+        // cursor (the column after the last character counts as one).
+        var first = 0
+        var widthToCursor = widths[..<cursor].reduce(0, +)
+        while widthToCursor >= room, first < cursor {
+            widthToCursor -= widths[first]
+            first += 1
+        }
+        var shown = ""
+        var used = 0
+        var index = first
+        while index < characters.count, used + widths[index] <= room {
+            shown.append(characters[index])
+            used += widths[index]
+            index += 1
+        }
+        let column = promptWidth + widthToCursor
+        return "\r" + prompt + shown + "\u{1B}[K\r" + (column > 0 ? "\u{1B}[\(column)C" : "")
+    }
+}
