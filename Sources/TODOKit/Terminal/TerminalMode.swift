@@ -38,13 +38,13 @@ struct TerminalMode {
             controlCharacters[Int(VMIN)] = 1
             controlCharacters[Int(VTIME)] = 0
         }
-        tcsetattr(descriptor, TCSAFLUSH, &raw)
+        tcsetattr(descriptor, TCSADRAIN, &raw)
     }
 
     /// The terminal's attributes as they were before raw mode.
     func restore() {
         var attributes = original
-        tcsetattr(descriptor, TCSAFLUSH, &attributes)
+        tcsetattr(descriptor, TCSADRAIN, &attributes)
         RestoreOnSignal.disarm()
     }
 }
@@ -67,9 +67,16 @@ private enum RestoreOnSignal {
         disarm()
         Self.descriptor = descriptor
         Self.attributes = attributes
+        var handled = sigset_t()
+        sigemptyset(&handled)
         for signal in signals {
             _ = Foundation.signal(signal, restoreAndDie)
+            sigaddset(&handled, signal)
         }
+        // A parent may have started us with these blocked (a blocked mask is inherited);
+        // blocked, a SIGTERM would wait forever and the handler could not put the terminal
+        // back when it finally ends the process.
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     }
 
     static func disarm() {
@@ -82,7 +89,7 @@ private enum RestoreOnSignal {
 /// The handler: the terminal back as it was, then the signal's default action.
 private func restoreAndDie(_ signal: Int32) {
     var attributes = RestoreOnSignal.attributes
-    tcsetattr(RestoreOnSignal.descriptor, TCSAFLUSH, &attributes)
+    tcsetattr(RestoreOnSignal.descriptor, TCSADRAIN, &attributes)
     _ = Foundation.signal(signal, SIG_DFL)
     raise(signal)
 }

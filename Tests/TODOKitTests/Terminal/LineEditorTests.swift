@@ -1,0 +1,99 @@
+import Testing
+@testable import TODOKit
+
+@Suite struct LineEditorTests {
+    static func typed(_ keys: [LineEditor.Key], history: [String] = []) -> LineEditor {
+        var editor = LineEditor(history: history)
+        for key in keys { editor.handle(key) }
+        return editor
+    }
+
+    static func characters(_ text: String) -> [LineEditor.Key] { text.map { .character($0) } }
+
+    @Test(arguments: [
+        (characters("ac") + [.left, .character("b")], "abc", 2),
+        (characters("abc") + [.home, .delete], "bc", 0),
+        (characters("abc") + [.home, .end, .backspace], "ab", 2),
+        (characters("one two three") + [.wordLeft, .wordLeft], "one two three", 4),
+        (characters("one two three") + [.home, .wordRight], "one two three", 3),
+        (characters("one two") + [.killWordBefore], "one ", 4),
+        (characters("one two") + [.wordLeft, .killToEnd], "one ", 4),
+        (characters("one two") + [.wordLeft, .killToStart], "two", 0),
+        (characters("日本") + [.left, .backspace], "本", 0),
+        ([.backspace, .left, .delete], "", 0),
+    ] as [([LineEditor.Key], String, Int)])
+    func editingKeys(keys: [LineEditor.Key], text: String, cursor: Int) {
+        let editor = Self.typed(keys)
+        #expect(editor.text == text)
+        #expect(editor.cursor == cursor)
+    }
+
+    @Test func enterSubmitsAndRemembersTheLine() {
+        var editor = Self.typed(Self.characters("list"))
+        #expect(editor.handle(.enter) == .submit("list"))
+        #expect(editor.text.isEmpty)
+        #expect(editor.history == ["list"])
+        editor.handle(.enter)                  // an empty line is not remembered
+        #expect(editor.history == ["list"])
+    }
+
+    @Test func upAndDownRecallAndKeepTheDraft() {
+        var editor = Self.typed(Self.characters("dra"), history: ["one", "two"])
+        #expect(editor.handle(.up) == .redraw)
+        #expect(editor.text == "two")
+        editor.handle(.up)
+        #expect(editor.text == "one")
+        #expect(editor.handle(.up) == LineEditor.Outcome.none)
+        editor.handle(.down)
+        editor.handle(.down)
+        #expect(editor.text == "dra")
+    }
+
+    @Test func controlKeys() {
+        var editor = Self.typed(Self.characters("half"))
+        #expect(editor.handle(.endOfInput) == LineEditor.Outcome.none, "Ctrl-D in mid-line does nothing")
+        #expect(editor.handle(.interrupt) == .abandon)
+        #expect(editor.text.isEmpty)
+        #expect(editor.handle(.endOfInput) == .endOfInput)
+        #expect(editor.handle(.clearScreen) == .clearScreen)
+    }
+
+    @Test func aLongLineScrollsToKeepTheCursorVisible() {
+        let editor = Self.typed(Self.characters(String(repeating: "a", count: 30) + "XYZ"))
+        let drawn = editor.render(prompt: "> ", width: 20)
+        #expect(drawn.contains("XYZ"))
+        #expect(!drawn.contains(String(repeating: "a", count: 20)))
+        let start = Self.typed(Self.characters(String(repeating: "a", count: 30) + "XYZ") + [.home])
+        #expect(start.render(prompt: "> ", width: 20).contains("> aaaa"))
+    }
+
+    @Test(arguments: [("a", 1), ("日", 2), ("👍🏽", 2), ("e\u{301}", 1), ("\u{301}", 0), ("❤️", 2)])
+    func widths(text: String, columns: Int) {
+        #expect(TerminalWidth.of(text) == columns)
+    }
+
+    @Test func keysFromBytesIncludingSplitSequencesAndBadUTF8() {
+        var decoder = LineEditor.KeyDecoder()
+        #expect(decoder.keys(from: [0x1B, 0x5B]).isEmpty)
+        #expect(decoder.keys(from: [0x44]) == [.left])
+        #expect(decoder.keys(from: Array("\u{1B}[1;5C\u{1B}[3~\u{1B}OH\u{1B}b".utf8)) == [.wordRight, .delete, .home, .wordLeft])
+        let bytes = Array("日".utf8)
+        #expect(decoder.keys(from: Array(bytes[..<2])).isEmpty)
+        #expect(decoder.keys(from: Array(bytes[2...])) == [.character("日")])
+        #expect(decoder.keys(from: [0xFF, 0x61]) == [.character("\u{FFFD}"), .character("a")])
+        #expect(decoder.keys(from: [0x03, 0x04, 0x0C, 0x0D, 0x7F]) == [.interrupt, .endOfInput, .clearScreen, .enter, .backspace])
+        #expect(decoder.keys(from: [0x1B]).isEmpty && decoder.isWaitingAfterEscape)
+        #expect(decoder.flushEscape() == [.ignored])
+    }
+
+    @Test func theRecallFileKeepsTheNewestLines() throws {
+        let directory = try TemporaryDirectory()
+        let file = LineHistoryFile(url: directory.file("todo.json.lines"), limit: 3)
+        #expect(file.load().isEmpty)
+        try file.save(["1", "2", "3", "4"])
+        #expect(file.load() == ["2", "3", "4"])
+        let unwritable = LineHistoryFile(url: directory.file("missing/dir/todo.json.lines"))
+        #expect(throws: (any Error).self) { try unwritable.save(["x"]) }
+        #expect(unwritable.load().isEmpty)
+    }
+}
