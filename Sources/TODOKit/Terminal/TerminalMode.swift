@@ -25,7 +25,6 @@ struct TerminalMode {
 
     /// Raw mode again (after ``restore()``, when the process was stopped and continued).
     func reenter() {
-        RestoreOnSignal.arm(descriptor: descriptor, attributes: original)
         var raw = original
         // Input: no CR-to-NL, no flow control, no stripping; local: no echo, no canonical
         // lines, no signals from Ctrl-C/Ctrl-Z/Ctrl-\ (the editor handles them), no extended
@@ -38,6 +37,7 @@ struct TerminalMode {
             controlCharacters[Int(VMIN)] = 1
             controlCharacters[Int(VTIME)] = 0
         }
+        RestoreOnSignal.arm(descriptor: descriptor, attributes: original, raw: raw)
         tcsetattr(descriptor, TCSADRAIN, &raw)
     }
 
@@ -50,8 +50,10 @@ struct TerminalMode {
 }
 
 /// Puts the terminal back before the process dies of a signal while a line is typed: a
-/// termination request (SIGTERM, SIGHUP, SIGQUIT) or a trap of our own (SIGILL, SIGTRAP,
-/// SIGABRT, SIGSEGV, SIGBUS).
+/// termination request (SIGTERM, SIGHUP, SIGQUIT, and SIGINT sent by another process: Ctrl-C
+/// itself is a key in raw mode) or a trap of our own (SIGILL, SIGTRAP, SIGABRT, SIGSEGV,
+/// SIGBUS); and around a stop by SIGTSTP sent from outside (Ctrl-Z is a key too): the terminal
+/// as the shell expects it while stopped, raw mode again once continued.
 ///
 /// A signal handler can reach only global state, and may only make async-signal-safe calls
 /// (`tcsetattr`, `signal`, `raise` are). The state below is written by the main thread only
@@ -61,16 +63,19 @@ struct TerminalMode {
 private enum RestoreOnSignal {
     nonisolated(unsafe) static var descriptor: Int32 = -1
     nonisolated(unsafe) static var attributes = termios()
-    static let signals = [SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS]
+    nonisolated(unsafe) static var raw = termios()
+    static let signals = [SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS]
 
-    static func arm(descriptor: Int32, attributes: termios) {
+    static func arm(descriptor: Int32, attributes: termios, raw: termios) {
         disarm()
         Self.descriptor = descriptor
         Self.attributes = attributes
+        Self.raw = raw
+        _ = Foundation.signal(SIGTSTP, restoreAndStop)
         var handled = sigset_t()
         sigemptyset(&handled)
-        for signal in signals {
-            _ = Foundation.signal(signal, restoreAndDie)
+        for signal in signals + [SIGTSTP] {
+            if signal != SIGTSTP { _ = Foundation.signal(signal, restoreAndDie) }
             sigaddset(&handled, signal)
         }
         // A parent may have started us with these blocked (a blocked mask is inherited);
@@ -80,6 +85,7 @@ private enum RestoreOnSignal {
     }
 
     static func disarm() {
+        _ = Foundation.signal(SIGTSTP, SIG_DFL)
         for signal in signals {
             _ = Foundation.signal(signal, SIG_DFL)
         }
@@ -92,4 +98,22 @@ private func restoreAndDie(_ signal: Int32) {
     tcsetattr(RestoreOnSignal.descriptor, TCSADRAIN, &attributes)
     _ = Foundation.signal(signal, SIG_DFL)
     raise(signal)
+}
+
+/// The SIGTSTP handler: the terminal back as it was, stopped with the default action, and,
+/// once continued (execution resumes after `raise`), raw mode and this handler again.
+private func restoreAndStop(_ signal: Int32) {
+    var attributes = RestoreOnSignal.attributes
+    tcsetattr(RestoreOnSignal.descriptor, TCSADRAIN, &attributes)
+    _ = Foundation.signal(SIGTSTP, SIG_DFL)
+    // A handler runs with its own signal blocked: unblocked, the raise stops the process
+    // here, instead of once the handler has returned and installed itself again.
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &stop, nil)
+    raise(SIGTSTP)
+    _ = Foundation.signal(SIGTSTP, restoreAndStop)
+    var raw = RestoreOnSignal.raw
+    tcsetattr(RestoreOnSignal.descriptor, TCSADRAIN, &raw)
 }
