@@ -94,33 +94,40 @@ extension LineEditor {
                 let parameters = String(decoding: bytes[(start + 2)..<index], as: UTF8.self)
                 let length = index - start + 1
                 let isControl = parameters.hasSuffix(";5") || parameters.hasSuffix(";3")   // Ctrl or Alt
+                if let key = cursorKey(bytes[index]) {
+                    switch key {
+                    case .left where isControl: return (.wordLeft, length)
+                    case .right where isControl: return (.wordRight, length)
+                    default: return (key, length)
+                    }
+                }
                 switch (bytes[index], parameters) {
-                case (UInt8(ascii: "A"), _): return (.up, length)
-                case (UInt8(ascii: "B"), _): return (.down, length)
-                case (UInt8(ascii: "C"), _): return (isControl ? .wordRight : .right, length)
-                case (UInt8(ascii: "D"), _): return (isControl ? .wordLeft : .left, length)
-                case (UInt8(ascii: "H"), _): return (.home, length)
-                case (UInt8(ascii: "F"), _): return (.end, length)
                 case (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): return (.home, length)
                 case (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): return (.end, length)
                 case (UInt8(ascii: "~"), "3"): return (.delete, length)
                 default: return (.ignored, length)
                 }
             case UInt8(ascii: "O"):
+                // SS3, what some terminals send for the same keys in application mode.
                 guard bytes.count >= 3 else { return nil }
-                switch bytes[start + 2] {
-                case UInt8(ascii: "A"): return (.up, 3)
-                case UInt8(ascii: "B"): return (.down, 3)
-                case UInt8(ascii: "C"): return (.right, 3)
-                case UInt8(ascii: "D"): return (.left, 3)
-                case UInt8(ascii: "H"): return (.home, 3)
-                case UInt8(ascii: "F"): return (.end, 3)
-                default: return (.ignored, 3)
-                }
+                return (cursorKey(bytes[start + 2]) ?? .ignored, 3)
             case UInt8(ascii: "b"): return (.wordLeft, 2)
             case UInt8(ascii: "f"): return (.wordRight, 2)
             case 0x7F: return (.killWordBefore, 2)
             default: return (.ignored, 2)
+            }
+        }
+
+        /// The arrow, Home or End key a CSI or SS3 sequence's final byte names.
+        private static func cursorKey(_ final: UInt8) -> Key? {
+            switch final {
+            case UInt8(ascii: "A"): .up
+            case UInt8(ascii: "B"): .down
+            case UInt8(ascii: "C"): .right
+            case UInt8(ascii: "D"): .left
+            case UInt8(ascii: "H"): .home
+            case UInt8(ascii: "F"): .end
+            default: nil
             }
         }
 
