@@ -63,6 +63,12 @@ extension UndoManager {
     func trackRead<Member>(_ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>) {
         let state = observationState
         state.registrar.access(self, keyPath: keyPath)
+        if storage.pointee.observedProperties & property.bit != 0 {
+            // Watched already, with the value an earlier read saw: if an operation changed it
+            // without publishing yet (a read in the middle of an undo, say), the earlier
+            // readers hear of it now, and this read starts watching the value it sees.
+            publishObservableChanges(among: property.bit)
+        }
         if storage.pointee.observedProperties & property.bit == 0 {
             startWatching(property, keyPath, in: state)
         }
@@ -97,10 +103,15 @@ extension UndoManager {
     }
 
     private func publishObservableChangesNow() {
+        publishObservableChanges(among: storage.pointee.observedProperties)
+    }
+
+    /// Announces the properties among `candidates` that are watched and changed.
+    private func publishObservableChanges(among candidates: UInt32) {
         // Called after every operation while anything is watched, changed or not (a property
         // read once stays watched until it changes): so only the watched bits are visited,
         // and the values live in the manager's storage, which no exclusivity check guards.
-        var watched = storage.pointee.observedProperties
+        var watched = storage.pointee.observedProperties & candidates
         var changed: UInt32 = 0
         while watched != 0 {
             let index = watched.trailingZeroBitCount

@@ -154,6 +154,11 @@ extension UndoManager {
                 redoStepsWereCleared()
                 releaseDroppedEntries()
                 notifyIfCleanStateChanged(wasClean: wasClean)
+                // Observers hear of a registration only where it changes what they can read:
+                // here (redo ended) and when it opens the event's group. A registration into
+                // an open group changes no observable property (counts and names are of
+                // closed groups), so the common path has no check at all.
+                publishObservableChanges()
             }
             newEditEndsRedo()
         }
@@ -181,5 +186,6 @@ extension UndoManager {
             runLoop.schedule(self)
         }
         beginUndoGroupingThroughOverrides()
+        publishObservableChanges()
     }
 }

@@ -212,7 +212,6 @@ open class UndoManager: NSObject {
         handler: @escaping (TargetType) -> Void
     ) {
         registerNonisolatedHandler(handler, on: target)
-        publishObservableChanges()
     }
 
     /// Records an operation that reverts a change on `target`: Apple's current declaration,
@@ -243,7 +242,6 @@ open class UndoManager: NSObject {
         handler: @escaping @MainActor (TargetType) -> Void
     ) {
         registerMainActorHandler(handler, on: target)
-        publishObservableChanges()
     }
 
     // MARK: Checking undo ability

@@ -117,6 +117,26 @@ struct ObservationTests {
         #expect(count.value == 2)
     }
 
+    @Test("A read in the middle of an operation still tells earlier readers of the change they missed")
+    func readMidOperation() {
+        let fixture = Fixture(), document = Document()
+        fixture.step(document, to: 1)
+        let manager = fixture.manager
+        let early = ChangeCount(), late = ChangeCount()
+        withObservationTracking { _ = manager.redoCount } onChange: { early.increment() }
+        let observation = manager.addEventObserver { event in
+            guard case .didUndoChange = event else { return }
+            // The redo group is on the stack now; the undo has not returned yet.
+            withObservationTracking { _ = manager.redoCount } onChange: { late.increment() }
+        }
+        defer { observation.cancel() }
+        manager.undo()
+        #expect(early.value == 1)
+        #expect(late.value == 0, "it read the value the undo ended with")
+        manager.redo()
+        #expect(late.value == 1)
+    }
+
     @Test("An operation that does not change what was read does not fire")
     func unchangedDoesNotFire() {
         let fixture = Fixture(), document = Document()
