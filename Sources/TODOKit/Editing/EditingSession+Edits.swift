@@ -11,8 +11,8 @@ extension EditingSession {
     /// session.undoManager.undoActionName   // "Add \"Buy milk\""
     /// ```
     ///
-    /// - Throws: ``EditingSessionError/emptyTitle``, ``EditingSessionError/multipleLines``, or
-    ///   ``EditingSessionError/editOutsideGroup``; nothing changes then.
+    /// - Throws: ``EditingSessionError/emptyTitle`` or ``EditingSessionError/multipleLines``;
+    ///   nothing changes then.
     @discardableResult
     public func add(_ title: String, detail: String = "", priority: TODOItem.Priority = .medium) throws(EditingSessionError) -> TODOItem {
         let item = TODOItem(title: try Self.validTitle(title), detail: try Self.validLine(detail), priority: priority)
@@ -142,9 +142,11 @@ extension EditingSession {
             historyBeforeOpenStep = try? undoManager.undoHistory(of: TODOCommand.self)
             commandsInOpenStep.removeAll()
         }
-        try prepareToRegister()
+        openGroupsOnManager()
         let command = TODOCommand(applying: change, to: list, named: name, at: clock())
-        undoManager.perform(command, on: self)
+        // UndoKit's scoped group gives an edit the group it needs when none is open (only
+        // possible with groupsByEvent off): one undo step of its own, and no way to trap.
+        undoManager.withUndoGroup { undoManager.perform(command, on: self) }
         commandsInOpenStep.append(command)
     }
 

@@ -83,18 +83,6 @@ extension EditingSession {
     /// ```
     public var isGroupOpen: Bool { !openGroups.isEmpty }
 
-    /// Opens the explicit groups that so far exist only in `openGroups`, and makes sure the
-    /// manager has a group to record into, so that registering can't trap.
-    func prepareToRegister() throws(EditingSessionError) {
-        openGroupsOnManager()
-        // With groupsByEvent the first registration of an event opens the automatic group. The
-        // session never closes that group by hand (which would make the next registration of the
-        // event trap), so only the manual mode can lack a group here.
-        if !undoManager.groupsByEvent && undoManager.groupingLevel == 0 {
-            throw .editOutsideGroup
-        }
-    }
-
     func openGroupsOnManager() {
         for index in openGroups.indices where !openGroups[index].isOpenOnManager {
             undoManager.beginUndoGrouping()

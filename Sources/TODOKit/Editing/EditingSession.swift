@@ -84,14 +84,14 @@ public final class EditingSession {
     ///
     /// ```swift
     /// let session = EditingSession(list: try store.load())
-    /// let manual = EditingSession(groupsByEvent: false)   // every edit needs a group
+    /// let manual = EditingSession(groupsByEvent: false)   // a step per edit, or per begin/end group
     /// ```
     ///
     /// - Parameters:
     ///   - list: The starting list; loading it is not an undoable step.
-    ///   - groupsByEvent: The undo manager's `groupsByEvent`. When `false`, edits must happen
-    ///     inside ``beginGroup(named:)``/``endGroup()``. Don't change it on ``undoManager``
-    ///     afterwards: the session relies on it to know which groups are open.
+    ///   - groupsByEvent: The undo manager's `groupsByEvent`. When `false`, each edit outside
+    ///     ``beginGroup(named:)``/``endGroup()`` is an undo step of its own. Don't change it on
+    ///     ``undoManager`` afterwards: the session relies on it to know which groups are open.
     public init(list: TODOList = TODOList(), groupsByEvent: Bool = true) {
         self.list = list
         undoManager = UndoManager()

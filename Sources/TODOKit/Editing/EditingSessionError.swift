@@ -42,13 +42,6 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// try EditingSession().endGroup()   // throws .noGroupOpen
     /// ```
     case noGroupOpen
-    /// An edit outside any group while `groupsByEvent` is off, where the undo manager has no
-    /// group to record it in.
-    ///
-    /// ```swift
-    /// try EditingSession(groupsByEvent: false).add("Buy milk")   // throws .editOutsideGroup
-    /// ```
-    case editOutsideGroup
     /// A title or detail holds a control character (an escape sequence, a bell…), which a
     /// terminal would act on instead of showing; `position` counts characters from 1.
     ///
@@ -86,8 +79,6 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
             return "a group is open; type \"end\" first"
         case .noGroupOpen:
             return "no group is open (\"end\" must follow \"begin\")"
-        case .editOutsideGroup:
-            return "groupsByEvent is off, so edits must happen between begin and end"
         case .removedEarlierOnTheLine(let number):
             return "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
         case .controlCharacter(let value, let position):

@@ -96,7 +96,7 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .editOutsideGroup, .controlCharacter, .removedEarlierOnTheLine:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

@@ -35,12 +35,15 @@ import UndoKit
         #expect(!session.canRedo)
     }
 
-    @Test func withoutGroupsByEventAnEditOutsideAGroupIsRefused() {
+    @Test func withoutGroupsByEventAnEditOutsideAGroupIsAStepOfItsOwn() throws {
         let session = EditingSession(list: [Self.milk], groupsByEvent: false)
-        #expect(throws: EditingSessionError.editOutsideGroup) { try session.add("Buy eggs") }
-        #expect(throws: EditingSessionError.editOutsideGroup) { try session.remove(at: 0) }
+        try session.add("Buy eggs")
+        _ = try session.remove(at: 0)
+        #expect(session.list.items.map(\.title) == ["Buy eggs"])
+        #expect(session.undoManager.undoActionNames == ["Remove \"Buy milk\"", "Add \"Buy eggs\""])
+        #expect(try session.undo() == "Undo Remove \"Buy milk\"")
+        #expect(try session.undo() == "Undo Add \"Buy eggs\"")
         #expect(session.list == [Self.milk])
-        #expect(!session.canUndo)
     }
 
     @Test func withoutGroupsByEventOneGroupIsOneStep() throws {
