@@ -44,6 +44,7 @@ extension REPL {
                 try replica.commit(unsavedChanges, holding: lock)
                 unsavedChanges.removeAll()
                 saveHistory(replica, holding: lock)
+                markSaved()
             } catch {
                 reportSaveFailure(error)
             }
@@ -138,7 +139,17 @@ extension REPL {
                 notice("\(dropped == 1 ? "1 unsaved change was" : "\(dropped) unsaved changes were") discarded because another process changed the list", isError: true)
             }
         }
+        markSaved()
         return true
+    }
+
+    /// Marks UndoKit's clean state where the session's list is the list on disk: after a
+    /// commit, and after catching up with the file when nothing waits to be saved. The prompt
+    /// then tells a pending change by the manager's `isClean` (see `prompt`).
+    func markSaved() {
+        if unsavedChanges.isEmpty && !session.undoManager.isUndoing && !session.undoManager.isRedoing {
+            session.undoManager.markClean()
+        }
     }
 
     private func reportSaveFailure(_ error: TODOStoreError) {

@@ -219,13 +219,18 @@ public final class REPL {
         }
         session.replaceList(replica.list)
         _ = adoptSavedHistory(replica, holdingLock: false)
+        markSaved()
         return true
     }
 
     /// The prompt: the item count, and a reminder while a group is open.
     var prompt: String {
-        let items = Self.counted(session.list.count)
-        return session.isGroupOpen ? "todo (\(items), group open)> " : "todo (\(items))> "
+        var state = [Self.counted(session.list.count)]
+        if session.isGroupOpen { state.append("group open") }
+        // UndoKit's clean state, marked whenever the list is saved: a change that could not
+        // be saved leaves the manager unclean until it is saved, or undone.
+        if replica != nil && !session.undoManager.isClean { state.append("not saved") }
+        return "todo (\(state.joined(separator: ", ")))> "
     }
 
     /// "1 item", "2 items".

@@ -241,3 +241,30 @@ import Testing
         #expect(output.contains("1. [ ] one\n2. [ ] two\n"))
     }
 }
+
+@Suite struct REPLCleanStateTests {
+    @Test func thePromptSaysWhenAChangeIsNotSavedUntilItIsUndone() throws {
+        let directory = try TemporaryDirectory()
+        let notADirectory = directory.file("plain-file")
+        try Data().write(to: notADirectory)
+        let store = TODOStore(fileURL: notADirectory.appendingPathComponent("todo.json"))
+        let console = ScriptedConsole(["add hi", "undo"], isInteractive: true)
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        #expect(repl.run() == 1)
+        let prompts = console.output.components(separatedBy: "\n").compactMap { line in
+            line.range(of: "todo (").map { String(line[$0.lowerBound...].prefix(while: { $0 != ">" })) }
+        }
+        // Before the line, after the failed save, after undoing the unsaved change.
+        #expect(prompts == ["todo (0 items)", "todo (1 item, not saved)", "todo (0 items)"])
+    }
+
+    @Test func aSavedChangeLeavesTheManagerClean() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let console = ScriptedConsole(["add hi"], isInteractive: true)
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        #expect(repl.run() == 0)
+        #expect(repl.session.undoManager.isClean)
+        #expect(!console.output.contains("not saved"))
+    }
+}
