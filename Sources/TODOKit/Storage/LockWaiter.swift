@@ -30,7 +30,7 @@ final class LockWaiter: @unchecked Sendable {
         guard errno == EWOULDBLOCK || errno == EINTR else { throw POSIX.Failure(errno: errno) }
         guard timeout > .zero else { return false }
 
-        let helperDescriptor = dup(descriptor)
+        let helperDescriptor = POSIX.duplicate(descriptor)
         guard helperDescriptor >= 0 else { throw POSIX.Failure(errno: errno) }
         let waiter = LockWaiter()
         let thread = Thread { waiter.block(on: helperDescriptor) }

@@ -110,6 +110,14 @@ enum POSIX {
         _ = close(descriptor)
     }
 
+    /// `dup(2)` that keeps close-on-exec, as `open` sets it here: a plain `dup` clears it, and a
+    /// child process started while the copy is open would inherit the lock's open file
+    /// description and hold the lock until it exits (seen as "locked by another process" in
+    /// tests that start `todo` processes in parallel).
+    static func duplicate(_ descriptor: Int32) -> Int32 {
+        fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    }
+
     /// `open(2)` with `O_CLOEXEC`, so no child process inherits a descriptor (or a lock).
     static func openDescriptor(atPath path: String, flags: Int32, permissions: mode_t = 0) -> Int32 {
         retryingOnInterrupt { open(path, flags | O_CLOEXEC, permissions) }

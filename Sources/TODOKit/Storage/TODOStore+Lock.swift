@@ -73,7 +73,7 @@ extension TODOStore {
         }
         // Informational only, so a failure to write it is no reason to give up the lock.
         let text = Array("\(getpid()) \(ProcessInfo.processInfo.processName)\n".utf8)
-        let file = POSIX.OpenFile(descriptor: dup(descriptor))
+        let file = POSIX.OpenFile(descriptor: POSIX.duplicate(descriptor))
         try? file.truncate(to: 0)
         try? file.write(text, at: 0)
         return Lock(path: lockURL.path, descriptor: descriptor)

@@ -16,13 +16,13 @@ final class PseudoTerminal {
         // map does not bring them into Swift: open the multiplexer, unlock the new terminal
         // and ask its number with the ioctls they wrap (Linux's values, the same on x86_64
         // and arm64; grantpt has nothing to do with devpts).
-        controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         let getNumber: UInt = 0x8004_5430, setLock: UInt = 0x4004_5431   // TIOCGPTN, TIOCSPTLCK
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard controller >= 0, ioctl(controller, setLock, &unlock) == 0, ioctl(controller, getNumber, &number) == 0
         else { return nil }
-        terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return nil }
         var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(terminal, UInt(TIOCSWINSZ), &size)
