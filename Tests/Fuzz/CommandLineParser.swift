@@ -52,7 +52,20 @@ public func commandLineParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: 
         }
 
         if case .success(let commands) = parsed {
-            run(commands, on: mirrorSession)
+            if commands.allSatisfy(\.isEditOrRead) {
+                // A line of edits applies completely or not at all (UndoKit's withUndoGroup).
+                let listBefore = mirrorSession.list
+                let undoNamesBefore = mirrorSession.undoManager.undoActionNames
+                do {
+                    try mirrorSession.applyAll { try run(commands, on: mirrorSession, throwing: true) }
+                } catch {
+                    precondition(mirrorSession.list == listBefore, "a failed line of edits changed the list")
+                    precondition(mirrorSession.undoManager.undoActionNames == undoNamesBefore, "a failed line left undo steps")
+                }
+                mirrorSession.endEvent()
+            } else {
+                try? run(commands, on: mirrorSession)
+            }
         }
         for change in mirrorSession.takeChanges() {
             precondition(mirror.canApply(change), "a taken change does not fit the list it was made to")
@@ -63,8 +76,9 @@ public func commandLineParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: 
     return 0
 }
 
-/// Runs commands on a session as the REPL does, ignoring their errors.
-private func run(_ commands: [Command], on session: EditingSession) {
+/// Runs commands on a session as the REPL does, ignoring their errors (or rethrowing the
+/// first, to roll a line back), then ends the event unless `throwing`.
+private func run(_ commands: [Command], on session: EditingSession, throwing: Bool = false) throws {
     commands: for command in commands {
         do {
             switch command {
@@ -84,8 +98,9 @@ private func run(_ commands: [Command], on session: EditingSession) {
             case .quit: break commands
             }
         } catch {
+            if throwing { throw error }
             break commands
         }
     }
-    session.endEvent()
+    if !throwing { session.endEvent() }
 }
