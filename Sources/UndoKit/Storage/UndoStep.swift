@@ -81,6 +81,13 @@ final class ActionTarget: UndoStepOwner {
     @inline(__always)
     func invoke(_ handler: ErasedHandler, in manager: UndoManager) {
         guard let object else { return }
+        invoke(handler, on: object, in: manager)
+    }
+
+    /// Calls `handler` on `object`, this target's object, already loaded: a run of steps on
+    /// one target loads it once (spec H3).
+    @inline(__always)
+    func invoke(_ handler: ErasedHandler, on object: AnyObject, in manager: UndoManager) {
         let outer = manager.storage.pointee.invokingTarget
         manager.storage.pointee.invokingTarget = Unmanaged.passUnretained(self)
         handler.call(with: object)

@@ -107,6 +107,16 @@ extension UndoManager {
         var entries = stack.pointee.popNewestGroup()
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
+        // Consecutive steps on one target share one ActionTarget: its object is loaded from
+        // the weak reference once for the run and held until the run ends (spec H3), so an
+        // action that releases the target's last other reference deallocates it after the
+        // run, and no step of a dead target is invoked. The run's target is remembered by
+        // address only: a target freed during the run can share its address only with one
+        // made after it, never with the older targets of the steps still to run.
+        var runTarget: UnsafeMutableRawPointer?
+        var runObject: AnyObject?
+        // Borrowed for each call: `runObject` holds the run's one retain.
+        var borrowedObject: Unmanaged<AnyObject>?
         // Popped one by one, so each step is moved out rather than copied (a copy would
         // retain its owner and context, and destroying the group would release them again);
         // an abort leaves the rest to the group's deinit.
@@ -118,7 +128,26 @@ extension UndoManager {
                 if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
-                invoke(step)
+                guard !step.owner.isCommand else {
+                    invoke(step)
+                    continue
+                }
+                let target = Unmanaged.passUnretained(unsafeDowncast(step.owner, to: ActionTarget.self))
+                if target.toOpaque() != runTarget {
+                    runObject = target._withUnsafeGuaranteedRef { $0.object }
+                    borrowedObject = runObject.map { Unmanaged.passUnretained($0) }
+                    runTarget = target.toOpaque()
+                }
+                if let borrowedObject {
+                    // The object's lifetime is `runObject`'s, extended over the call: the
+                    // optimizer may otherwise end a local's lifetime at its last use.
+                    withExtendedLifetime(runObject) {
+                        target._withUnsafeGuaranteedRef { target in
+                            borrowedObject._withUnsafeGuaranteedRef { target.invoke(step.handler, on: $0, in: self) }
+                        }
+                    }
+                }
+                withExtendedLifetime(step) {}
             case .begin, .end:
                 continue
             }

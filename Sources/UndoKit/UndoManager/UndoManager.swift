@@ -183,7 +183,9 @@ open class UndoManager: NSObject {
     /// The handler runs with `target` when the group it belongs to is undone. Register the
     /// inverse from inside the handler and redo works too. The manager holds `target` weakly
     /// and the handler strongly; if `target` is gone when the group is undone, the handler is
-    /// skipped.
+    /// skipped. While an undo or redo runs consecutive operations on one target, it holds the
+    /// target for the whole run: an operation that releases the target's last other reference
+    /// does not stop the rest of the run, and the target is deallocated when the run ends.
     ///
     /// Registering clears the redo stack, except while undoing or redoing. With
     /// ``groupsByEvent`` on and no group open, it first opens the event's automatic group.
