@@ -35,7 +35,7 @@ public enum TODOCommandLine {
         do {
             invocation = try Invocation(arguments: arguments)
         } catch {
-            console.writeError("todo: \(error.message)\n\(usage)")
+            console.writeError("todo: \(TerminalText.line(error.message))\n\(usage)")
             return 2
         }
         if invocation.wantsHelp {

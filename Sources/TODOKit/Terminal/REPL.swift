@@ -253,19 +253,19 @@ public final class REPL {
 
     /// Prints a command's result (after the line's commit).
     func say(_ text: String) {
-        pendingOutput.append((false, text + "\n"))
+        pendingOutput.append((false, TerminalText.line(text) + "\n"))
     }
 
     /// Prints an error about the line's commands.
     func fail(_ message: String) {
         hadErrors = true
-        pendingOutput.append((true, "error: \(message)\n"))
+        pendingOutput.append((true, "error: \(TerminalText.line(message))\n"))
     }
 
     /// Prints a message about the data file, as `todo: …` on standard error.
     func notice(_ message: String, isError: Bool = false) {
         if isError { hadErrors = true }
-        pendingOutput.append((true, "todo: \(message)\n"))
+        pendingOutput.append((true, "todo: \(TerminalText.line(message))\n"))
     }
 
     /// Writes what the line printed, one write per run of the same stream.

@@ -18,13 +18,31 @@ public enum TerminalText {
     /// TerminalText.safe("a\tb\n")       // unchanged
     /// ```
     public static func safe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+        escaped(text, keepingNewlines: true)
+    }
+
+    /// `text` as one line: every control character but tab escaped, newlines included, so
+    /// that text from outside (a title in the file, a word the user typed) can never start a
+    /// line of its own that looks like one of `todo`'s.
+    ///
+    /// ```swift
+    /// TerminalText.line("evil\nerror: fake")   // "evil\\u{0A}error: fake"
+    /// ```
+    public static func line(_ text: String) -> String {
+        escaped(text, keepingNewlines: false)
+    }
+
+    private static func escaped(_ text: String, keepingNewlines: Bool) -> String {
+        func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            isControl(scalar) && scalar != "\t" && !(keepingNewlines && scalar == "\n")
+        }
+        guard text.unicodeScalars.contains(where: isEscaped) else {
             return text
         }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
-            if isControl(scalar) && scalar != "\n" && scalar != "\t" {
+            if isEscaped(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2) + "}"
             } else {
                 result.unicodeScalars.append(scalar)

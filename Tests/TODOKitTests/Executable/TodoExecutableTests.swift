@@ -113,7 +113,8 @@ import Darwin
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.json")
         // Written by another program: every kind of control character a terminal acts on.
-        let titles = ["\u{1B}[31mRED", "bell\u{07}", "\u{9B}2J", "del\u{7F}", "\u{1B}]0;title\u{07}", "ok\ttab"]
+        let titles = ["\u{1B}[31mRED", "bell\u{07}", "\u{9B}2J", "del\u{7F}", "\u{1B}]0;title\u{07}", "ok\ttab",
+                      "forged\nerror: a line todo did not write"]
         let items = titles.enumerated().map { index, title in
             ["id": "A156091C-75E6-485A-B5A8-6259D46B44C\(index)", "title": title, "detail": "\u{1B}[2J",
              "isDone": false, "priority": "medium"] as [String: Any]
@@ -131,6 +132,9 @@ import Darwin
         }
         guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
         #expect(list.output.contains("\\u{1B}[31mRED"))
+        // A newline in a title stays inside its line: no line can be forged.
+        #expect(list.output.contains("[ ] forged\\u{0A}error: a line todo did not write"))
+        #expect(!list.output.split(separator: "\n").contains { $0.hasPrefix("error:") })
     }
 
     @Test func aOneShotChangeThatCannotBeSavedSaysSoAndFails() throws {

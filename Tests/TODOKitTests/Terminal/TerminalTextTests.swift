@@ -17,6 +17,10 @@ import Testing
         #expect(TerminalText.safe(text) == shown)
     }
 
+    @Test func aLineEscapesNewlinesToo() {
+        #expect(TerminalText.line("evil\nerror: fake\r\n\tx") == "evil\\u{0A}error: fake\\u{0D}\\u{0A}\tx")
+    }
+
     @Test func theFirstControlCharacterIsFoundByCharacterPosition() {
         #expect(TerminalText.firstControlCharacter(in: "ok\ttab") == nil)
         let found = TerminalText.firstControlCharacter(in: "日本\u{1B}[2J")
