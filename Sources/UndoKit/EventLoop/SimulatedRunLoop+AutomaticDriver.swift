@@ -3,7 +3,7 @@ import Foundation
 
 extension SimulatedRunLoop {
     /// Whatever real event loop the registering code runs in, as the source of event ends; see
-    /// ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.AutomaticDriver)``.
+    /// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``.
     ///
     /// ```swift
     /// loop.drive(with: .automatic)
@@ -27,10 +27,10 @@ extension SimulatedRunLoop {
     /// - inside a pass of the thread's Foundation run loop (a timer, a source, a
     ///   `perform` block, or main-queue work run by `RunLoop.main`), the tick is scheduled for
     ///   the end of that pass, in the managers' ``UndoManager/runLoopModes``, as
-    ///   ``drive(with:)-(SimulatedRunLoop.RunLoopDriver)`` does;
+    ///   ``drive(with:)-(RunLoopDriver)`` does;
     /// - inside a main-actor job that the main queue runs (a `@MainActor` task of an `async`
     ///   `main`), the tick is a main-queue block that runs after the job, as
-    ///   ``drive(with:)-(SimulatedRunLoop.MainDriver)`` does;
+    ///   ``drive(with:)-(MainDriver)`` does;
     /// - anywhere else (straight-line code outside any loop, a task on another actor or the
     ///   global executor, a plain `DispatchQueue.main.async` block) nothing is scheduled: the
     ///   group stays open until you tick, call ``UndoManager/endEventGroup()`` or undo, like
@@ -58,7 +58,7 @@ extension SimulatedRunLoop {
 }
 
 /// Ticks from the event loop of whoever registers (see
-/// ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.AutomaticDriver)``).
+/// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``).
 ///
 /// Not Sendable, and confined like its loop: it is called by the loop from the registering
 /// thread or queue, and the blocks and timers it schedules run there too (on the run loop it

@@ -17,13 +17,13 @@ protocol SimulatedRunLoopDriver: AnyObject {
 
 extension SimulatedRunLoop {
     /// A Foundation run loop as the source of event ends; see
-    /// ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.RunLoopDriver)``.
+    /// ``SimulatedRunLoop/drive(with:)-(RunLoopDriver)``.
     ///
     /// ```swift
     /// loop.drive(with: .currentRunLoop)
     /// ```
     public struct RunLoopDriver: Sendable {
-        /// The run loop of the thread that calls ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.RunLoopDriver)``.
+        /// The run loop of the thread that calls ``SimulatedRunLoop/drive(with:)-(RunLoopDriver)``.
         ///
         /// ```swift
         /// Thread {
@@ -36,7 +36,7 @@ extension SimulatedRunLoop {
     }
 
     /// The main dispatch queue or the main actor as the source of event ends; see
-    /// ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.MainDriver)``.
+    /// ``SimulatedRunLoop/drive(with:)-(MainDriver)``.
     ///
     /// ```swift
     /// loop.drive(with: .mainActor)
@@ -90,7 +90,7 @@ extension SimulatedRunLoop {
     /// The run loop has to run (`RunLoop.current.run()` or its variants) for the driver to do
     /// anything. On Linux, a program whose `main` is `async` runs the main queue with
     /// `dispatchMain()` and never runs the main thread's run loop: use
-    /// ``drive(with:)-(SimulatedRunLoop.MainDriver)`` there.
+    /// ``drive(with:)-(MainDriver)`` there.
     ///
     /// The loop and its managers then belong to this thread: a registration on any other
     /// thread stops the program. Driving replaces the previous driver; ``stopDriving()`` ends
@@ -171,7 +171,7 @@ extension SimulatedRunLoop {
 ///
 /// All its state is main-actor isolated. The loop calls it from nonisolated code, so each
 /// entry point first checks, at run time, that it really is on the main actor; the loop being
-/// main-actor state is what ``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.MainDriver)``'s
+/// main-actor state is what ``SimulatedRunLoop/drive(with:)-(MainDriver)``'s
 /// isolation establishes at compile time.
 @MainActor
 final class MainExecutorDriver: SimulatedRunLoopDriver {

@@ -19,9 +19,9 @@ import Foundation
 /// A program with no ticks behaves like an Apple process with no event loop: the automatic
 /// group stays open, collecting everything, until ``UndoManager/undo()`` closes it.
 ///
-/// A program that has a real event loop can let it tick: ``drive(with:)-(SimulatedRunLoop.MainDriver)``
+/// A program that has a real event loop can let it tick: ``drive(with:)-(MainDriver)``
 /// ticks after each main-queue work item or main-actor job, and
-/// ``drive(with:)-(SimulatedRunLoop.RunLoopDriver)`` at the end of each pass of a Foundation
+/// ``drive(with:)-(RunLoopDriver)`` at the end of each pass of a Foundation
 /// run loop. See <doc:GroupingAndTheEventLoop>.
 ///
 /// ```swift
@@ -45,7 +45,7 @@ public final class SimulatedRunLoop {
     /// Set while ``tick(mode:)`` runs; a driver defers to it rather than tick inside a tick.
     private(set) var isTicking = false
     /// What turns arms into ticks when the loop is driven by a real event loop (see
-    /// ``drive(with:)-(SimulatedRunLoop.RunLoopDriver)``); `nil` when ticked by hand.
+    /// ``drive(with:)-(RunLoopDriver)``); `nil` when ticked by hand.
     var driver: (any SimulatedRunLoopDriver)?
 
     /// Creates a loop with no pending events.

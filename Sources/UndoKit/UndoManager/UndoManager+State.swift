@@ -19,7 +19,7 @@ extension UndoManager {
 
     /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,
     /// made on first use and driven by the caller's event loop
-    /// (``SimulatedRunLoop/drive(with:)-(SimulatedRunLoop.AutomaticDriver)``). Made lazily so
+    /// (``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``). Made lazily so
     /// that ``init(runLoop:)``, which starts from ``init()``, never makes one it would drop.
     var ownedOrSharedRunLoop: SimulatedRunLoop {
         if let runLoop = storage.pointee.runLoop {
