@@ -189,11 +189,20 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
     }
 
     nonisolated func loopDidArm() {
+        Self.checkMainActor(
+            "an UndoManager on a loop driven by the main queue or main actor registered off the main actor",
+            fix: "use the manager only on the main actor (from other code, await MainActor.run { … }), or give "
+                + "the thread a loop of its own driven with .currentRunLoop"
+        )
         MainActor.preconditionIsolated("an UndoManager on a loop driven by the main queue or main actor registered off the main actor")
         MainActor.assumeIsolated { scheduleTick() }
     }
 
     nonisolated func loopDidEndTick() {
+        Self.checkMainActor(
+            "a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor",
+            fix: "tick the loop on the main actor, or leave the ticks to the driver"
+        )
         MainActor.preconditionIsolated("a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor")
         MainActor.assumeIsolated {
             if tickWasDeferred {
@@ -204,8 +213,24 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
     }
 
     nonisolated func stop() {
+        Self.checkMainActor(
+            "stopDriving() called off the main actor on a loop driven by the main queue or main actor",
+            fix: "call stopDriving() on the main actor (from other code, await MainActor.run { loop.stopDriving() })"
+        )
         MainActor.preconditionIsolated("stopDriving() called off the main actor on a loop driven by the main queue or main actor")
         MainActor.assumeIsolated { isStopped = true }
+    }
+
+    /// Stops the program with `message` and `fix` unless the caller is on the main actor.
+    /// `MainActor.preconditionIsolated` checks too, but on Linux it stops inside libdispatch
+    /// without printing its message, in debug and release builds alike (Swift 6.3.1), so the
+    /// main queue, where the main actor runs, is checked first.
+    private nonisolated static func checkMainActor(
+        _ message: @autoclosure () -> String, fix: @autoclosure () -> String
+    ) {
+        if !MainQueue.isCurrent {
+            fatalError("\(message())\nFix: \(fix())")
+        }
     }
 
     private func scheduleTick() {
@@ -266,7 +291,14 @@ final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
     }
 
     private func checkThread(_ message: @autoclosure () -> String) {
-        precondition(RunLoop.current === ticks.runLoop, message())
+        if RunLoop.current !== ticks.runLoop {
+            // fatalError rather than precondition: release builds keep the message.
+            fatalError(
+                "\(message())\nFix: use the loop and its managers only on the thread that called "
+                    + "drive(with: .currentRunLoop); from another thread, send the work there with that run loop's "
+                    + "perform(_:)"
+            )
+        }
     }
 }
 

@@ -117,7 +117,13 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     ///
     /// - Precondition: `count >= 0`.
     public mutating func keepNewestUndoSteps(_ count: Int) {
-        precondition(count >= 0, "UndoHistory.keepNewestUndoSteps(_:) needs a count of 0 or more, not \(count)")
+        if count < 0 {
+            // fatalError rather than precondition: release builds keep the message.
+            fatalError(
+                "UndoHistory.keepNewestUndoSteps(_:) needs a count of 0 or more, not \(count)\n"
+                    + "Fix: pass the number of undo steps to keep (0 keeps none); clamp a computed count with max(0, …)"
+            )
+        }
         if undoSteps.count > count {
             undoSteps.removeFirst(undoSteps.count - count)
         }

@@ -53,7 +53,11 @@ public struct ValueHistory<Value: Equatable>: Equatable {
         if let limit, limit < 1 {
             // fatalError rather than precondition: release builds keep the message, as the
             // core's programmer errors do.
-            fatalError("ValueHistory(_:limit:): limit must be at least 1 (the current value counts), got \(limit)")
+            fatalError(
+                "ValueHistory(_:limit:): limit must be at least 1 (the current value counts), got \(limit)\n"
+                    + "Fix: pass nil for an unbounded history, or the number of values to keep, current one included "
+                    + "(2 keeps one undo)"
+            )
         }
         self.init(values: [initial], currentIndex: 0, limit: limit)
     }

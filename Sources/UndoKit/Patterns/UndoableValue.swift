@@ -138,7 +138,9 @@ public final class UndoableValue<Value> {
             // fatalError rather than precondition: release builds keep the message.
             fatalError(
                 "UndoableValue.modify(actionName:_:) called from inside the body of a modify of the same value; "
-                    + "the outer modify would overwrite the inner change. Make the change in the outer body."
+                    + "the outer modify would overwrite the inner change\n"
+                    + "Fix: make the change through the outer body's inout value, or modify again after the outer "
+                    + "modify returns"
             )
         }
         // The copy both keeps the old value as the undo snapshot and leaves `value` untouched

@@ -24,7 +24,8 @@ extension UndoManager {
         let scoped = "or wrap the edit in withUndoGroup(named:_:), whose group always closes"
         switch detail {
         case "endUndoGrouping called with no matching begin":
-            if "\(call.name)".hasPrefix("SimulatedRunLoop.tick") {
+            // The end of the event reports "endUndoGrouping() called by SimulatedRunLoop.tick…".
+            if call.caller.map({ "\($0)".hasPrefix("SimulatedRunLoop.tick") }) == true {
                 return "the event's automatic group was already closed by hand; close it with endEventGroup() "
                     + "instead of endUndoGrouping(), or leave it to the end of the event"
             }
@@ -40,16 +41,17 @@ extension UndoManager {
             if state.isRedoing {
                 return "undo() from inside a redo action is not allowed; call it after redo() returns"
             }
-            if state.registrationDisableCount > 0 && state.automaticGroupIsPending && level == 1 {
-                return "registration is disabled, so undo() cannot close the event's automatic group; "
-                    + "call enableUndoRegistration() before undo()"
+            // Not the automatic-group flag: undo() clears it even when its close did nothing.
+            if state.registrationDisableCount > 0 {
+                return "registration is disabled, and no group closes while it is, not even the event's automatic "
+                    + "group that undo() closes; call enableUndoRegistration() before undo()"
             }
             if level == 1 && !state.automaticGroupIsPending {
                 return "undo() closes only the event's automatic group; close your group with endUndoGrouping() "
                     + "before undo(), \(scoped)"
             }
-            return "close the \(level) open groups with endUndoGrouping() before undo() (the event's automatic "
-                + "group with endEventGroup()), \(scoped)"
+            let automatic = state.automaticGroupIsPending ? " (the event's automatic group with endEventGroup())" : ""
+            return "close the \(level) open groups with endUndoGrouping()\(automatic) before undo(), \(scoped)"
         case "call endUndoGrouping before calling this method":
             if busy {
                 return "undo from inside an undo or redo action is not allowed; undo after the current undo() "
@@ -64,14 +66,18 @@ extension UndoManager {
             return "call markClean() when the save completes, after undo() or redo() returns"
         default:
             // "must begin a group before …": a registration or a setter with no group open.
+            // Checked first: while undoing or redoing, the call goes to the stack the inverse is
+            // built on, which has a group open only while the action runs, whatever the event's
+            // automatic group is doing.
+            if busy {
+                let what = "\(call.name)".hasPrefix("registerUndo") ? "register" : "call \(call.name)"
+                return "\(what) from the undo or redo action itself, not from an observer of the will- or "
+                    + "did-undo/redo notifications: only while the action runs is the inverse's group open"
+            }
             if state.groupsByEvent && state.automaticGroupIsPending && level == 0 {
                 return "the event's automatic group was closed by hand (endUndoGrouping() at level 1), and an "
                     + "event opens only one; close it with endEventGroup() instead, or leave it to the end of "
                     + "the event, and register in the next event"
-            }
-            if busy {
-                return "register from the action itself, not from a notification observer after the undo's "
-                    + "group closed"
             }
             return "with groupsByEvent off, open a group first: beginUndoGrouping() … endUndoGrouping(), "
                 + "or withUndoGroup(named:_:)"

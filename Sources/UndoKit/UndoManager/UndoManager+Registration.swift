@@ -164,7 +164,8 @@ extension UndoManager {
         }
         openAutomaticGroupIfNeeded()
         guard currentStack.nesting > 0 else {
-            programmerError(in: PublicCall("registerUndo(withTarget:handler:)"), "must begin a group before registering undo")
+            let call: StaticString = step.owner.isCommand ? "perform(_:on:)" : "registerUndo(withTarget:handler:)"
+            programmerError(in: PublicCall(call), "must begin a group before registering undo")
         }
         currentStack.pushAction(step)
         checkInvariantsInDebugBuilds()
