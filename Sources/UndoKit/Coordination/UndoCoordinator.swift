@@ -331,12 +331,14 @@ public final class UndoCoordinator {
     /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: its stacks are
     /// as they were before the scope, so its steps are resynchronized and the redo order is
     /// put back as it was (a synchronization appends the restored redo steps as newest).
+    /// Steps removed meanwhile (`removeAllActions(withTarget:)` in the body) stay out.
     func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [UInt64]) {
         guard let member = members.first(where: { $0.manager === manager }) else { return }
         synchronize(member, manager)
         let byToken = Dictionary(redoSteps.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
-        if byToken.count == order.count && order.allSatisfy({ byToken[$0] != nil }) {
-            redoSteps = order.map { byToken[$0]! }
+        let restored = order.compactMap { byToken[$0] }
+        if restored.count == byToken.count {
+            redoSteps = restored
         }
     }
 

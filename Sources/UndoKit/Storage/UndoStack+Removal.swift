@@ -82,7 +82,12 @@ extension UndoStack {
     }
 
     func containsAction(on target: ObjectIdentifier) -> Bool {
-        for index in head..<entries.count {
+        containsAction(on: target, before: entries.count)
+    }
+
+    /// Whether an entry before index `end` is an action on `target`.
+    func containsAction(on target: ObjectIdentifier, before end: Int) -> Bool {
+        for index in head..<end {
             switch entries[index] {
             case .action(let id, _, _), .singleton(let id, _, _):
                 if id == target { return true }

@@ -4,10 +4,15 @@ extension UndoManager {
     func setUndoLimit(_ limit: Int) {
         let wasClean = undoStack.cleanDistance == 0
         let before = undoStack.topLevelCount
+        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.limit = limit
         undoStack.trimToLimit()
         if undoStack.topLevelCount != before {
             stopCoalescing()
+            if !storage.pointee.undoScopes.isEmpty {
+                scopesDidDropOldestSteps(
+                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
+            }
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
@@ -18,10 +23,15 @@ extension UndoManager {
     func setCostLimit(_ limit: Int) {
         let wasClean = undoStack.cleanDistance == 0
         let before = undoStack.topLevelCount
+        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.costLimit = max(0, limit)
         undoStack.trimToCostLimit()
         if undoStack.topLevelCount != before {
             stopCoalescing()
+            if !storage.pointee.undoScopes.isEmpty {
+                scopesDidDropOldestSteps(
+                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
+            }
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
@@ -30,6 +40,9 @@ extension UndoManager {
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
+        if !storage.pointee.undoScopes.isEmpty {
+            scopesSawEverythingRemoved()
+        }
         let wasClean = undoStack.cleanDistance == 0
         stopCoalescing()
         undoStack.removeAll()
@@ -47,10 +60,18 @@ extension UndoManager {
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
         let wasClean = undoStack.cleanDistance == 0
+        let inScope = !storage.pointee.undoScopes.isEmpty
+        if inScope {
+            scopesWillRemoveActions(on: identity)
+        }
+        let costBefore = undoStack.totalCost
         let undoDepth = undoStack.removeActions(withTarget: identity)
         let redoDepth = redoStack.removeActions(withTarget: identity)
         if undoDepth != nil || redoDepth != nil {
             stopCoalescing()
+        }
+        if inScope {
+            scopesDidRemoveActions(undoDepth: undoDepth, redoDepth: redoDepth, removedCost: costBefore - undoStack.totalCost)
         }
         if !undoStack.cleanMarkIncludesOpenGroup {
             let distance = undoStack.cleanDistance

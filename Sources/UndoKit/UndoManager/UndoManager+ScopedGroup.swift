@@ -13,10 +13,18 @@ extension UndoManager {
     /// newest first as an undo would, so a model that registers inverses ends exactly where
     /// it was. Then the rollback removes every trace: the redo group the actions built is
     /// dropped, the redo stack is put back as it was before the call (registrations had
-    /// cleared it), the clean mark and the step count are as before, and an event group that
-    /// the scope itself opened is removed if it stayed empty. Observers see the close and the
-    /// undo: checkpoint, will-close, did-close, then checkpoint, will-undo, …, did-undo. The
-    /// error is rethrown.
+    /// cleared it, a ``redo()`` in the body had taken a step from it), the clean mark, the
+    /// step count, the costs and whether the newest step takes the next one with its
+    /// coalescing key are as before, and the enclosing group's name and flags are restored.
+    /// The error is rethrown.
+    ///
+    /// Observers see the close and the undo: checkpoint, will-close, did-close for the
+    /// scope's group, then checkpoint, will-undo, checkpoint (without grouping by event),
+    /// the actions, checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
+    /// event's automatic group (``groupsByEvent`` on, nothing open), that group is empty
+    /// after the rollback and is removed with its pending close, without a close
+    /// notification: the event ends with no step and leaves the redo stack alone, instead of
+    /// closing an empty group, which would clear it.
     ///
     /// ```swift
     /// enum EditError: Error { case outOfRange }
@@ -55,6 +63,12 @@ extension UndoManager {
     /// While registration is disabled no group is recorded, so there is nothing to roll
     /// back: `body` simply runs.
     ///
+    /// What the body does to steps that were there before the scope is not undone: actions
+    /// removed with ``removeAllActions(withTarget:)`` and steps trimmed by setting
+    /// ``levelsOfUndo`` or ``actionCostLimit`` stay gone (from the redo steps put back too),
+    /// and settings keep their new values. The rest of the state is as if the removal had
+    /// been made before the call.
+    ///
     /// - Parameters:
     ///   - name: The step's action name (see ``setActionName(_:)``), set before `body` runs;
     ///     `body` may set another. `nil` leaves the name alone.
@@ -62,7 +76,9 @@ extension UndoManager {
     ///     it ends.
     /// - Returns: What `body` returns.
     /// - Precondition: No undo or redo is in progress (an undo action registers its inverse
-    ///   directly), and `body` leaves ``groupingLevel`` as it found it.
+    ///   directly). `body` leaves ``groupingLevel`` as it found it and registration enabled,
+    ///   and does not call ``removeAllActions()``; otherwise the scope's group could not be
+    ///   closed, and the program stops with a message saying which.
     public func withUndoGroup<Result>(named name: String? = nil, _ body: () throws -> Result) rethrows -> Result {
         guard !isBusy else {
             programmerError(
@@ -72,15 +88,14 @@ extension UndoManager {
         }
         guard registrationIsEnabled else { return try body() }
         let levelBefore = undoStack.nesting
-        // Names, costs and flags set in the scope go to the outermost open group (spec R34);
-        // if that group was open before the scope, its metadata is restored on rollback.
-        let outerMetadata = levelBefore > 0 ? undoStack.topMetadata : nil
         storage.pointee.undoScopes.append(UndoScope(
             cleanDistance: undoStack.cleanDistance,
             cleanMarkIncludesOpenGroup: undoStack.cleanMarkIncludesOpenGroup,
             totalCost: undoStack.totalCost,
-            outerMetadata: outerMetadata.map { ($0, $0.copy()) },
-            outerGroupHadNoMetadata: levelBefore > 0 && outerMetadata == nil,
+            newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
+            // Names, costs and flags set in the scope go to the outermost open group (spec
+            // R34); if that group was open before the scope, a rollback puts its metadata back.
+            outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
             coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil
         ))
         beginUndoGrouping()
@@ -103,9 +118,10 @@ extension UndoManager {
         }
     }
 
-    /// Spec R4 and R10.6 inside a scope: the redo stack is about to be cleared. The innermost
-    /// scope keeps its entries (the first time only: later clearings inside the same scope
-    /// clear steps the scope itself made) so that a rollback can put them back.
+    /// The redo stack is about to change inside a scope: cleared by a new edit (spec R4,
+    /// R10.6) or popped by a `redo()` in the body. The innermost scope keeps a copy of its
+    /// entries (the first time only: later changes inside the same scope touch steps the scope
+    /// itself made) so that a rollback can put them back.
     func parkRedoStackForScope() {
         let index = storage.pointee.undoScopes.count - 1
         guard storage.pointee.undoScopes[index].parkedRedo == nil else { return }
@@ -123,15 +139,115 @@ extension UndoManager {
         storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].madeNewEdit = true
     }
 
+    // MARK: Steps older than the scopes
+
+    // The body may remove or trim steps that were there before its scope: those stay gone
+    // after a rollback, which otherwise restores the manager as it was. Each scope's saved
+    // counters follow such changes as they happen, so that the rollback restores the state
+    // before the scope minus what was removed, exactly as if the removal had come first.
+    // While a scope is open no top-level group closes, so the closed top-level groups are
+    // the same ones, and as deep, as when every open scope began.
+
+    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions inside a scope.
+    func scopesWillRemoveActions(on target: ObjectIdentifier) {
+        let scopes = storage.pointee.undoScopes.indices
+        for index in scopes {
+            let scope = storage.pointee.undoScopes[index]
+            // Actions the scope did not record (before its begin mark, or in the redo steps it
+            // found) stop coalescing as any removal does; its own actions do not.
+            // (A body that ended the scope's group stops the program when it exits.)
+            let begin = scope.level > 0 && scope.level <= undoStack.nesting
+                ? undoStack.openBegins[scope.level - 1] : undoStack.entries.count
+            let outside = undoStack.containsAction(on: target, before: begin)
+                || redoStackBefore(scopeAt: index).map { entries in
+                    entries.contains { entry in
+                        switch entry {
+                        case .action(let id, _, _), .singleton(let id, _, _): id == target
+                        case .begin, .end: false
+                        }
+                    }
+                } ?? redoStack.containsAction(on: target)
+            if outside {
+                storage.pointee.undoScopes[index].changedOlderSteps = true
+            }
+            storage.pointee.undoScopes[index].removedTargets.append(target)
+        }
+    }
+
+    /// `removeAllActions(withTarget:)` removed actions inside a scope: `undoDepth` and
+    /// `redoDepth` as ``UndoStack/removeActions(withTarget:)`` reported them, `removedCost`
+    /// the cost of the closed top-level groups it dropped.
+    func scopesDidRemoveActions(undoDepth: Int?, redoDepth: Int?, removedCost: Int) {
+        for index in storage.pointee.undoScopes.indices {
+            let scope = storage.pointee.undoScopes[index]
+            storage.pointee.undoScopes[index].totalCost -= removedCost
+            guard !scope.cleanMarkIncludesOpenGroup else { continue }
+            var cut = undoDepth.map {
+                UndoStack.removal(atDepth: $0, cutsPathOf: scope.cleanDistance, onRedoStack: false)
+            } ?? false
+            // A removal from the redo steps the scope found live on the redo stack; one from a
+            // parked copy is made again, and judged, when the rollback puts the copy back.
+            if redoStackBefore(scopeAt: index) == nil, let redoDepth {
+                cut = cut || UndoStack.removal(atDepth: redoDepth, cutsPathOf: scope.cleanDistance, onRedoStack: true)
+            }
+            if cut {
+                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+        }
+    }
+
+    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter dropped the oldest `dropped` of the
+    /// `closedBefore` closed top-level groups inside a scope, of cost `removedCost`.
+    func scopesDidDropOldestSteps(_ dropped: Int, of closedBefore: Int, removedCost: Int) {
+        guard dropped > 0 else { return }
+        for index in storage.pointee.undoScopes.indices {
+            let scope = storage.pointee.undoScopes[index]
+            storage.pointee.undoScopes[index].totalCost -= removedCost
+            storage.pointee.undoScopes[index].changedOlderSteps = true
+            // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
+            // group or on the path to one.
+            if !scope.cleanMarkIncludesOpenGroup && scope.cleanDistance >= closedBefore - dropped {
+                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+        }
+    }
+
+    /// `removeAllActions()` inside a scope: it removed the scope's group too.
+    func scopesSawEverythingRemoved() {
+        for index in storage.pointee.undoScopes.indices {
+            storage.pointee.undoScopes[index].removedAllActions = true
+        }
+    }
+
+    /// The redo steps as they were when the scope at `index` began, if a scope (that one or
+    /// one nested in it) has parked them; `nil` when they are still on the redo stack.
+    private func redoStackBefore(scopeAt index: Int) -> [UndoStack.Entry]? {
+        storage.pointee.undoScopes[index...].lazy.compactMap(\.parkedRedo).first?.entries
+    }
+
+    // MARK: Closing a scope
+
     private func checkScopeIsBalanced(at level: Int) {
         let nesting = undoStack.nesting
-        guard nesting == level && !isBusy else {
+        guard nesting != level || isBusy || !registrationIsEnabled else { return }
+        let call = PublicCall("withUndoGroup(named:_:)")
+        if storage.pointee.undoScopes.last?.removedAllActions == true {
             programmerError(
-                in: PublicCall("withUndoGroup(named:_:)"),
-                "the body of withUndoGroup left groupingLevel \(nesting) where its group is at level \(level)",
-                fix: "end every group the body begins, and do not end the scope's group or remove all actions inside it"
+                in: call, "the body of withUndoGroup called removeAllActions(), which removed the scope's open group",
+                fix: "remove all actions after withUndoGroup returns, not inside its body"
             )
         }
+        if nesting == level && !registrationIsEnabled {
+            programmerError(
+                in: call, "the body of withUndoGroup left undo registration disabled, so its group cannot be closed",
+                fix: "balance every disableUndoRegistration() in the body with enableUndoRegistration() "
+                    + "before it returns or throws (a defer does it)"
+            )
+        }
+        programmerError(
+            in: call, "the body of withUndoGroup left groupingLevel \(nesting) where its group is at level \(level)",
+            fix: "end every group the body begins, and do not end the scope's group inside it"
+        )
     }
 
     /// The scope's group closed normally: what the scope kept passes to the enclosing one.
@@ -167,6 +283,22 @@ extension UndoManager {
         // Removed only now: closing an empty group clears the redo stack (spec R10.6), which
         // must park it in this scope.
         let scope = storage.pointee.undoScopes.removeLast()
+        let wasClean = undoStack.cleanDistance == 0
+
+        // The undo stack: the scope's group is gone; an event group the scope opened goes too
+        // if nothing else is in it, so that its close at the end of the event finds nothing
+        // (closing an empty group would clear the redo stack, spec R10.6).
+        if scope.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
+            automaticGroupIsPending = false
+        }
+        if case .open(let saved) = scope.outerGroup, saved != nil || undoStack.topMetadata != nil {
+            // A copy, not the object the group had: a redo in the body replaces that object.
+            undoStack.replaceOpenTopMetadata(with: saved)
+        }
+        undoStack.totalCost = scope.totalCost
+        undoStack.cleanDistance = scope.cleanDistance
+        undoStack.cleanMarkIncludesOpenGroup = scope.cleanMarkIncludesOpenGroup
+        storage.pointee.newestGroupMayCoalesce = scope.newestGroupMayCoalesce && !scope.changedOlderSteps
 
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
@@ -175,20 +307,17 @@ extension UndoManager {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount
             redoStack.totalCost = parked.totalCost
+            // Removals in the body stay removed.
+            for target in scope.removedTargets {
+                if let depth = redoStack.removeActions(withTarget: target), !undoStack.cleanMarkIncludesOpenGroup,
+                   UndoStack.removal(atDepth: depth, cutsPathOf: undoStack.cleanDistance, onRedoStack: true) {
+                    undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+                }
+            }
         }
-        if scope.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
-            automaticGroupIsPending = false
-        }
-        if let (metadata, saved) = scope.outerMetadata {
-            metadata.restore(from: saved)
-        } else if scope.outerGroupHadNoMetadata && undoStack.topMetadata != nil {
-            undoStack.replaceOpenTopMetadata(with: nil)
-        }
-        undoStack.totalCost = scope.totalCost
+        // Last: a deinit run by the release may call back into the manager, which is
+        // consistent again.
         releaseDroppedEntries()
-        let wasClean = undoStack.cleanDistance == 0
-        undoStack.cleanDistance = scope.cleanDistance
-        undoStack.cleanMarkIncludesOpenGroup = scope.cleanMarkIncludesOpenGroup
         checkInvariantsInDebugBuilds()
         if let order = scope.coordinatorRedoOrder, let coordinator {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
@@ -201,38 +330,50 @@ extension UndoManager {
 /// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress must restore if its body
 /// throws.
 struct UndoScope {
+    /// What was open around the scope when it began.
+    enum OuterGroup {
+        /// Nothing: the scope's group is (or is inside the event group it opened) top-level.
+        case none
+        /// A group, whose metadata (the outermost open group's, spec R34) was this copy.
+        case open(metadata: GroupMetadata?)
+    }
+
     /// The nesting of the undo stack once the scope's group is open.
     var level = 0
     /// Whether opening the scope's group opened the event's automatic group around it.
     var openedAutomaticGroup = false
-    /// The redo stack as it was before a registration in the scope cleared it.
+    /// The redo stack as it was before the body first cleared or popped it.
     var parkedRedo: ParkedRedoStack?
     /// The clean mark before the scope (the stacks are as before after a rollback, so the
-    /// distance is too).
-    let cleanDistance: Int
+    /// distance is too), or unreachable if the body removed a step its path needs.
+    var cleanDistance: Int
     let cleanMarkIncludesOpenGroup: Bool
-    /// The undo stack's total cost before the scope.
-    let totalCost: Int
-    /// The outermost open group's metadata, if a group was open before the scope, and a copy
-    /// of its fields then.
-    let outerMetadata: (GroupMetadata, GroupMetadata)?
-    /// Whether a group was open before the scope and had no metadata yet.
-    let outerGroupHadNoMetadata: Bool
+    /// The undo stack's total cost before the scope, less that of steps the body removed.
+    var totalCost: Int
+    /// Whether the newest closed group could take the next one with its key.
+    let newestGroupMayCoalesce: Bool
+    /// Whether the body removed or trimmed steps, or actions in them, that were there before
+    /// the scope: coalescing stops, as after any removal.
+    var changedOlderSteps = false
+    /// The targets whose actions the body removed, for the redo steps the rollback puts back.
+    var removedTargets: [ObjectIdentifier] = []
+    /// Whether the body called `removeAllActions()`.
+    var removedAllActions = false
+    let outerGroup: OuterGroup
     /// The coordinator's redo order before the scope, if the manager is coordinated.
     let coordinatorRedoOrder: [UInt64]?
     /// Whether a registration in the scope ended redo (for the coordinator).
     var madeNewEdit = false
 
     init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, totalCost: Int,
-        outerMetadata: (GroupMetadata, GroupMetadata)?, outerGroupHadNoMetadata: Bool,
-        coordinatorRedoOrder: [UInt64]?
+        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, totalCost: Int, newestGroupMayCoalesce: Bool,
+        outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
     ) {
-        self.outerGroupHadNoMetadata = outerGroupHadNoMetadata
         self.cleanDistance = cleanDistance
         self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
         self.totalCost = totalCost
-        self.outerMetadata = outerMetadata
+        self.newestGroupMayCoalesce = newestGroupMayCoalesce
+        self.outerGroup = outerGroup
         self.coordinatorRedoOrder = coordinatorRedoOrder
     }
 }

@@ -62,6 +62,10 @@ extension UndoManager {
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
+        if !storage.pointee.undoScopes.isEmpty {
+            // A redo in the body of withUndoGroup(named:_:): a rollback puts the step back.
+            parkRedoStackForScope()
+        }
         storage.pointee.isRedoing = true
         stopCoalescing()
         let redoesTopLevelGroup = undoStack.nesting == 0

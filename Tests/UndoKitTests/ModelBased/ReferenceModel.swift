@@ -631,6 +631,10 @@ extension ModelBased {
             case .begin, .redo, .setLevels, .disable, .removeAll, .removeAllWithTarget, .setGroupsByEvent,
                 .replaceTarget:
                 return nil
+            case .scope:
+                // Not busy at the top level, and a scope's steps never trap (the generator
+                // makes sure): its begin opens the group they need.
+                return nil
             }
         }
 

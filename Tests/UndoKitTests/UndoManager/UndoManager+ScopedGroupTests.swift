@@ -313,6 +313,228 @@ struct ScopedGroupTests {
         #expect(fixture.manager.groupingLevel == 0 && !fixture.manager.canUndo)
     }
 
+    @Test("Grouping by event: the event group the scope opened goes away without a close")
+    func notificationsWithEventGroup() {
+        let fixture = Fixture(groupsByEvent: true), document = Document()
+        fixture.step(document, to: 1, named: "One")
+        fixture.manager.undo()
+        _ = fixture.takeEvents()
+        #expect(throws: Failure.self) {
+            try fixture.manager.withUndoGroup {
+                fixture.change(document, to: 2)
+                throw Failure()
+            }
+        }
+        // The begin opens the event group and the scope's (spec D), the close and the undo
+        // follow; no close for the event group, which is simply gone.
+        #expect(fixture.takeEvents() == [DO, CP, DO, CP, WC, DC, CP, WU, CP, DU])
+        #expect(fixture.observedLevels == [1, 1, 2, 2, 2, 1, 1, 0, 1, 0])
+        #expect(fixture.state.groupingLevel == 0)
+        fixture.manager.runLoop.tick()
+        #expect(fixture.takeEvents().isEmpty)
+        #expect(fixture.manager.redoActionName == "One")   // no empty close cleared it
+    }
+
+    @Test("A scope inside the event's open group keeps that group, and the tick closes it")
+    func insideTheEventGroup() {
+        let fixture = Fixture(groupsByEvent: true), document = Document(), other = Document()
+        fixture.change(document, to: 1)
+        fixture.manager.setActionName("Typing")
+        #expect(throws: Failure.self) {
+            try fixture.manager.withUndoGroup(named: "Failing") {
+                fixture.change(other, to: 2)
+                throw Failure()
+            }
+        }
+        #expect(fixture.state.groupingLevel == 1)
+        fixture.manager.runLoop.tick()
+        #expect(fixture.manager.undoActionNames == ["Typing"])
+        fixture.manager.undo()
+        #expect(document.value == 0 && other.value == 0)
+    }
+
+    @Test("A redo in the body is rolled back: the redo steps and the enclosing group's name are back")
+    func redoInBody() {
+        let fixture = Fixture(groupsByEvent: false), document = Document()
+        for value in 1...3 { fixture.step(document, to: value, named: "Set \(value)") }
+        fixture.manager.undo()
+        fixture.manager.undo()
+        fixture.manager.beginUndoGrouping()
+        fixture.manager.setActionName("Outer")
+        let before = Snapshot(fixture.manager, [document])
+        #expect(throws: Failure.self) {
+            try fixture.manager.withUndoGroup {
+                fixture.manager.redo()   // nested in the open groups; renames the outer one
+                #expect(document.value == 2)
+                throw Failure()
+            }
+        }
+        #expect(Snapshot(fixture.manager, [document]) == before)
+        #expect(fixture.state.undoActionName == "Outer")
+        #expect(fixture.manager.redoActionNames == ["Set 2", "Set 3"])
+        fixture.manager.endUndoGrouping()   // empty: clears the redo steps (spec R10.6)
+
+    }
+
+    @Test("Steps redone in the body go back to the redo stack, in order")
+    func redoesInBody() {
+        let fixture = Fixture(groupsByEvent: false), document = Document()
+        for value in 1...3 { fixture.step(document, to: value, named: "Set \(value)") }
+        for _ in 1...3 { fixture.manager.undo() }
+        let before = Snapshot(fixture.manager, [document])
+        #expect(throws: Failure.self) {
+            try fixture.manager.withUndoGroup {
+                fixture.manager.redo()
+                fixture.manager.redo()
+                #expect(document.value == 2)
+                throw Failure()
+            }
+        }
+        #expect(Snapshot(fixture.manager, [document]) == before)
+        #expect(fixture.manager.redoActionNames == ["Set 1", "Set 2", "Set 3"])
+        for _ in 1...3 { fixture.manager.redo() }
+        #expect(document.value == 3)
+    }
+
+    @Test("Actions removed in the body stay removed; cost, counts and the clean mark follow")
+    func removalInBody() {
+        let fixture = Fixture(groupsByEvent: false), kept = Document(), removed = Document()
+        let manager = fixture.manager
+        manager.beginUndoGrouping()
+        fixture.change(removed, to: 1)
+        manager.setActionCost(10)
+        manager.setActionName("Removed")
+        manager.endUndoGrouping()
+        manager.markClean()
+        manager.beginUndoGrouping()
+        fixture.change(kept, to: 1)
+        manager.setActionCost(5)
+        manager.setActionName("Kept")
+        manager.endUndoGrouping()
+        fixture.step(removed, to: 2, named: "Redo removed")
+        fixture.step(kept, to: 2, named: "Redo kept")
+        manager.undo()
+        manager.undo()
+        #expect(manager.redoActionNames == ["Redo removed", "Redo kept"])
+        #expect(throws: Failure.self) {
+            try manager.withUndoGroup {
+                fixture.change(kept, to: 9)
+                manager.removeAllActions(withTarget: removed)
+                throw Failure()
+            }
+        }
+        #expect(kept.value == 1)
+        #expect(manager.undoActionNames == ["Kept"])
+        #expect(manager.redoActionNames == ["Redo kept"])
+        #expect(manager.totalActionCost == 5)
+        #expect(!manager.isClean)   // the marked step was removed
+        fixture.manager.checkInvariants()
+        manager.redo()
+        #expect(kept.value == 2)
+    }
+
+    @Test("A removal of the scope's own actions only leaves coalescing and the clean mark alone")
+    func removalOfOwnActions() {
+        let fixture = Fixture(groupsByEvent: false), document = Document(), scratch = Document()
+        let manager = fixture.manager
+        for value in 1...2 {
+            if value == 2 {
+                #expect(throws: Failure.self) {
+                    try manager.withUndoGroup {
+                        fixture.change(scratch, to: 1)
+                        manager.removeAllActions(withTarget: scratch)
+                        throw Failure()
+                    }
+                }
+                #expect(manager.isClean)
+            }
+            manager.beginUndoGrouping()
+            fixture.change(document, to: value)
+            manager.setActionCoalescingKey("typing")
+            manager.endUndoGrouping()
+            if value == 1 { manager.markClean() }
+        }
+        // The mark is on the first step, which refuses to merge: two steps, as without the scope.
+        #expect(manager.undoCount == 2)
+        #expect(scratch.value == 1)   // nothing left to undo it: its actions were removed
+    }
+
+    @Test("Steps trimmed in the body by levelsOfUndo stay trimmed, and the cost follows")
+    func trimmingInBody() {
+        let fixture = Fixture(groupsByEvent: false), document = Document()
+        let manager = fixture.manager
+        for value in 1...3 {
+            manager.beginUndoGrouping()
+            fixture.change(document, to: value)
+            manager.setActionCost(10)
+            manager.endUndoGrouping()
+        }
+        manager.undo()
+        manager.markClean()
+        #expect(throws: Failure.self) {
+            try manager.withUndoGroup {
+                fixture.change(document, to: 9)
+                manager.levelsOfUndo = 2   // the scope's open group counts: one closed step stays
+                throw Failure()
+            }
+        }
+        #expect(document.value == 2)
+        #expect(manager.undoCount == 1 && manager.redoCount == 1)
+        #expect(manager.totalActionCost == 10)
+        #expect(manager.isClean)
+        fixture.manager.checkInvariants()
+    }
+
+    @Test("A failed scope does not stop the next group from coalescing with the one before it")
+    func coalescingGoesOn() {
+        let fixture = Fixture(groupsByEvent: true), document = Document()
+        for value in 1...2 {
+            if value == 2 {
+                #expect(throws: Failure.self) {
+                    try fixture.manager.withUndoGroup {
+                        fixture.change(document, to: 50)
+                        fixture.manager.setActionCoalescingKey("typing")
+                        throw Failure()
+                    }
+                }
+            }
+            fixture.change(document, to: value)
+            fixture.manager.setActionCoalescingKey("typing")
+            fixture.manager.runLoop.tick()
+        }
+        #expect(fixture.manager.undoCount == 1)
+        fixture.manager.undo()
+        #expect(document.value == 0)
+    }
+
+    @Test("With a coordinator, a redo step removed in the body stays out of the restored order")
+    func coordinatorRemoval() {
+        let coordinator = UndoCoordinator()
+        let text = Fixture(groupsByEvent: false), canvas = Fixture(groupsByEvent: false)
+        let page = Document(), note = Document(), shape = Document()
+        coordinator.attach(text.manager)
+        coordinator.attach(canvas.manager)
+        text.step(page, to: 1, named: "Type")
+        canvas.step(shape, to: 1, named: "Draw")
+        text.step(note, to: 1, named: "Note")
+        coordinator.undo()
+        coordinator.undo()
+        coordinator.undo()
+        #expect(throws: Failure.self) {
+            try text.manager.withUndoGroup {
+                text.change(page, to: 9)
+                text.manager.removeAllActions(withTarget: note)
+                throw Failure()
+            }
+        }
+        coordinator.checkInvariants()
+        #expect(coordinator.redoActionName == "Type")
+        coordinator.redo()
+        coordinator.redo()
+        #expect(!coordinator.canRedo)
+        #expect(page.value == 1 && shape.value == 1 && note.value == 0)
+    }
+
     @Test("Random edits with failing scopes leave the manager and the model as the same edits without them")
     func randomizedRollback() {
         for seed in [UInt64(1), 7, 42, 2_024, 0xC0FFEE] {
@@ -380,6 +602,61 @@ struct ScopedGroupTests {
         #expect(stderr.contains("withUndoGroup(named:_:)"))
         #expect(stderr.contains("groupingLevel 0"))
         #expect(stderr.contains("Fix: end every group the body begins"))
+    }
+
+    @Test("A body that ends the scope's group itself and then throws stops the program too")
+    func unbalancedThrowingBody() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Failure: Error {}
+            let manager = UndoManager()
+            manager.groupsByEvent = false
+            try? manager.withUndoGroup {
+                manager.endUndoGrouping()
+                throw Failure()
+            }
+        }
+        let stderr = result.standardErrorText
+        #expect(stderr.contains("left groupingLevel 0 where its group is at level 1"))
+        #expect(stderr.contains("Fix: end every group the body begins"))
+    }
+
+    @Test("A body that leaves registration disabled stops the program: its group could not close")
+    func bodyLeavesRegistrationDisabled() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let manager = UndoManager()
+            manager.withUndoGroup { manager.disableUndoRegistration() }
+        }
+        let stderr = result.standardErrorText
+        #expect(stderr.contains("left undo registration disabled"))
+        #expect(stderr.contains("registration disabled: 1"))
+        #expect(stderr.contains("Fix: balance every disableUndoRegistration()"))
+    }
+
+    @Test("A body that calls removeAllActions() stops the program, naming it")
+    func bodyRemovesAllActions() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let manager = UndoManager()
+            manager.withUndoGroup { manager.removeAllActions() }
+        }
+        let stderr = result.standardErrorText
+        #expect(stderr.contains("called removeAllActions(), which removed the scope's open group"))
+        #expect(stderr.contains("Fix: remove all actions after withUndoGroup returns"))
+    }
+
+    @Test("A body that disables and enables registration again is fine")
+    func balancedDisable() {
+        let fixture = Fixture(groupsByEvent: false), document = Document(), other = Document()
+        #expect(throws: Failure.self) {
+            try fixture.manager.withUndoGroup {
+                fixture.change(document, to: 1)
+                fixture.manager.disableUndoRegistration()
+                defer { fixture.manager.enableUndoRegistration() }
+                fixture.change(other, to: 1)   // not recorded, so not rolled back
+                throw Failure()
+            }
+        }
+        #expect(document.value == 0 && other.value == 1)
+        #expect(fixture.state == ManagerState())
     }
 
     @Test("Called from an undo action, it stops the program with the fix")
