@@ -62,13 +62,15 @@ extension UndoManager {
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
-        if !storage.pointee.undoScopes.isEmpty {
-            // A redo in the body of withUndoGroup(named:_:): a rollback puts the step back.
-            parkRedoStackForScope()
-        }
         storage.pointee.isRedoing = true
         stopCoalescing()
         let redoesTopLevelGroup = undoStack.nesting == 0
+        // A redo in the body of withUndoGroup(named:_:), whose rollback puts the step back.
+        // An open scope has its group open, so the common redo (nothing open) tests only the
+        // flag it computed anyway.
+        if !redoesTopLevelGroup && !storage.pointee.undoScopes.isEmpty {
+            parkRedoStackForScope()
+        }
         let recorded = registrationIsEnabled
         post(.willRedoChange)
         beginUndoGroupingThroughOverrides()
