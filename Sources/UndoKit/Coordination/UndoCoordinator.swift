@@ -127,6 +127,14 @@ public final class UndoCoordinator {
     /// ```
     public func attach(_ manager: UndoManager) {
         if manager.coordinator === self { return }
+        if manager.keepsRedoBranches {
+            manager.programmerError(
+                in: PublicCall("UndoCoordinator.attach(_:)"),
+                "a manager that keeps redo branches cannot join a coordinator",
+                fix: "set keepsRedoBranches to false before attaching (the coordinator orders steps as one "
+                    + "sequence across its managers, which has no place for one manager's branches)"
+            )
+        }
         manager.coordinator?.detach(manager)
         let member = Member(manager: manager)
         // Other coordinators' tokens mean nothing here: retag everything.
@@ -282,6 +290,75 @@ public final class UndoCoordinator {
         guard let target = redoTarget else { return "Redo" }
         let name = target.redoActionName
         return name.isEmpty ? "Redo" : target.redoMenuTitle(forUndoActionName: name)
+    }
+
+    /// The names of the steps ``undo()`` would revert across all attached managers, the next
+    /// one first: each manager's closed top-level groups in the coordinated order, `""` for a
+    /// group without a name. Groups still open are not steps yet and are not listed.
+    ///
+    /// ```swift
+    /// coordinator.undoActionNames   // ["World", "Hello"]: editor 2's step, then editor 1's
+    /// ```
+    public var undoActionNames: [String] {
+        synchronizeIfNeeded()
+        return names(of: undoSteps, onRedoStacks: false)
+    }
+
+    /// The names of the steps ``redo()`` would perform across all attached managers, the next
+    /// one first.
+    ///
+    /// ```swift
+    /// coordinator.undo()
+    /// coordinator.redoActionNames   // ["World"]
+    /// ```
+    public var redoActionNames: [String] {
+        synchronizeIfNeeded()
+        return names(of: redoSteps, onRedoStacks: true)
+    }
+
+    /// Whether every attached manager is at its clean mark (``UndoManager/isClean``): the
+    /// coordinated whole is in the state last marked saved. `true` with no managers.
+    ///
+    /// Mark the whole with ``markClean()`` after saving a document whose parts have their own
+    /// managers.
+    ///
+    /// ```swift
+    /// saveDocument()
+    /// coordinator.markClean()
+    /// coordinator.isClean   // true until any editor changes
+    /// ```
+    public var isClean: Bool {
+        managers.allSatisfy(\.isClean)
+    }
+
+    /// Marks every attached manager clean (``UndoManager/markClean()``).
+    ///
+    /// ```swift
+    /// coordinator.markClean()
+    /// ```
+    public func markClean() {
+        for manager in managers {
+            manager.markClean()
+        }
+    }
+
+    /// The action names of `steps`, newest first, read from each member's stack by token.
+    private func names(of steps: [Step], onRedoStacks: Bool) -> [String] {
+        var namesByToken: [ObjectIdentifier: [UInt64: String]] = [:]
+        for member in members {
+            guard let manager = member.manager else { continue }
+            let stack = onRedoStacks ? manager.redoStack.closedTopLevelMetadata() : manager.undoStack.closedTopLevelMetadata()
+            var names: [UInt64: String] = [:]
+            for metadata in stack {
+                if let metadata, let token = metadata.coordinatorToken {
+                    names[token] = metadata.name ?? ""
+                }
+            }
+            namesByToken[ObjectIdentifier(member)] = names
+        }
+        return steps.reversed().compactMap { step in
+            namesByToken[ObjectIdentifier(step.member)]?[step.token]
+        }
     }
 
     // MARK: Targets

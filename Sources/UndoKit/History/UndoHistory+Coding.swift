@@ -3,19 +3,25 @@ import Foundation
 // The saved form. Field names and the version are the file format: change them only with a
 // new `formatVersion`, and keep reading the old one.
 //
-//     {"formatVersion":1,
-//      "undo":[{"name":"Add","items":[{"command":{…}},{"group":{"items":[…]}}]}],
-//      "redo":[]}
+//     {"formatVersion":2,
+//      "undo":[{"id":1,"date":817171507.5,"name":"Add","items":[{"command":{…}},{"group":{"items":[…]}}]}],
+//      "redo":[],
+//      "branches":[{"parent":1,"step":{"id":2,…}}],
+//      "clean":{"step":1}}
 //
-// A group writes "name" only when one was set and "discardable" only when true.
+// A group writes "name" only when one was set, "discardable" only when true, and "id" and
+// "date" (seconds since 2001-01-01, Foundation's reference date, which
+// round-trips a `Date` exactly) when known. "clean" is {"current":true}, {"start":true},
+// {"step":id} or {"unreachable":true}. Version 1 had neither ids, dates, branches nor "clean"
+// (the restored position was clean); it still reads.
 
 extension UndoHistory {
     /// The format version this version writes, and the newest it reads.
     ///
     /// ```swift
-    /// UndoHistory<AddItem>.formatVersion   // 1
+    /// UndoHistory<AddItem>.formatVersion   // 2
     /// ```
-    public static var formatVersion: Int { 1 }
+    public static var formatVersion: Int { 2 }
 
     /// The history as JSON, with its format version.
     ///
@@ -92,7 +98,7 @@ extension UndoHistory {
 
 extension UndoHistory: Codable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, undo, redo
+        case formatVersion, undo, redo, branches, clean
     }
 
     /// Writes the format version and both stacks, oldest group first.
@@ -105,6 +111,10 @@ extension UndoHistory: Codable {
         try container.encode(Self.formatVersion, forKey: .formatVersion)
         try container.encode(undoSteps, forKey: .undo)
         try container.encode(redoSteps, forKey: .redo)
+        if !branches.isEmpty {
+            try container.encode(branches, forKey: .branches)
+        }
+        try container.encode(cleanMark, forKey: .clean)
     }
 
     /// Reads both stacks; the version must be one this version reads.
@@ -123,12 +133,84 @@ extension UndoHistory: Codable {
         }
         undoSteps = try container.decode([Group].self, forKey: .undo)
         redoSteps = try container.decode([Group].self, forKey: .redo)
+        branches = try container.decodeIfPresent([BranchStep].self, forKey: .branches) ?? []
+        cleanMark = try container.decodeIfPresent(CleanMark.self, forKey: .clean) ?? .current
+    }
+}
+
+extension UndoHistory.BranchStep: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case parent, step
+    }
+
+    /// Writes `{"parent": id, "step": …}`, without "parent" for a step at the start.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(branch)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(parent, forKey: .parent)
+        try container.encode(step, forKey: .step)
+    }
+
+    /// Reads a branch step written by ``encode(to:)``.
+    ///
+    /// ```swift
+    /// let branch = try JSONDecoder().decode(UndoHistory<AddItem>.BranchStep.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        parent = try container.decodeIfPresent(UndoTree.NodeID.self, forKey: .parent)
+        step = try container.decode(UndoHistory.Group.self, forKey: .step)
+    }
+}
+
+extension UndoHistory.CleanMark: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case current, start, step, unreachable
+    }
+
+    /// Writes `{"current":true}`, `{"start":true}`, `{"step":id}` or `{"unreachable":true}`.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(UndoHistory<AddItem>.CleanMark.start)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .current: try container.encode(true, forKey: .current)
+        case .start: try container.encode(true, forKey: .start)
+        case .step(let id): try container.encode(id, forKey: .step)
+        case .unreachable: try container.encode(true, forKey: .unreachable)
+        }
+    }
+
+    /// Reads a mark written by ``encode(to:)``: exactly one key.
+    ///
+    /// ```swift
+    /// let mark = try JSONDecoder().decode(UndoHistory<AddItem>.CleanMark.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: container.codingPath,
+                debugDescription: "a clean mark holds exactly one of \"current\", \"start\", \"step\" and \"unreachable\""
+            ))
+        }
+        switch key {
+        case .current: self = .current
+        case .start: self = .start
+        case .step: self = .step(try container.decode(UndoTree.NodeID.self, forKey: .step))
+        case .unreachable: self = .unreachable
+        }
     }
 }
 
 extension UndoHistory.Group: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, discardable, items
+        case name, discardable, items, id, date
     }
 
     /// Writes the name if one was set, the flag if it is true, and the items.
@@ -143,6 +225,8 @@ extension UndoHistory.Group: Codable {
             try container.encode(true, forKey: .discardable)
         }
         try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(date?.timeIntervalSinceReferenceDate, forKey: .date)
     }
 
     /// Reads a group written by ``encode(to:)``.
@@ -155,6 +239,8 @@ extension UndoHistory.Group: Codable {
         actionName = try container.decodeIfPresent(String.self, forKey: .name)
         isDiscardable = try container.decodeIfPresent(Bool.self, forKey: .discardable) ?? false
         items = try container.decode([UndoHistory.Item].self, forKey: .items)
+        id = try container.decodeIfPresent(UndoTree.NodeID.self, forKey: .id)
+        date = try container.decodeIfPresent(Double.self, forKey: .date).map(Date.init(timeIntervalSinceReferenceDate:))
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An undo manager's undo and redo stacks, made of commands, as a value you can save and
 /// restore: undo that survives the process.
 ///
@@ -26,6 +28,10 @@
 /// ``UndoManager/redo()`` do what they would have done. User info values
 /// (``UndoManager/setActionUserInfoValue(_:forKey:)``) are not part of it: they are `Any`.
 ///
+/// The history tree comes with it (see <doc:NavigatingTheHistory>): each top-level step's
+/// node id and date, the branches a manager with ``UndoManager/keepsRedoBranches`` keeps, and
+/// where the clean mark is.
+///
 /// See <doc:PersistingUndoHistory> for when to save, and the snapshot/journal trade-off.
 public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// One group: the commands and nested groups recorded in it, oldest first, and the
@@ -42,16 +48,26 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         public var isDiscardable: Bool
         /// What the group holds, in the order it was recorded.
         public var items: [Item]
+        /// A top-level step's node in the history tree (``UndoTree/Node/id``); `nil` in a
+        /// nested group, or in a history written before version 2.
+        public var id: UndoTree.NodeID?
+        /// When a top-level step's group closed (``UndoTree/Node/date``), if known.
+        public var date: Date?
 
         /// Creates a group.
         ///
         /// ```swift
         /// let step = UndoHistory<AddItem>.Group(actionName: "Add", items: [.command(AddItem(title: "Milk"))])
         /// ```
-        public init(actionName: String? = nil, isDiscardable: Bool = false, items: [Item] = []) {
+        public init(
+            actionName: String? = nil, isDiscardable: Bool = false, items: [Item] = [],
+            id: UndoTree.NodeID? = nil, date: Date? = nil
+        ) {
             self.actionName = actionName
             self.isDiscardable = isDiscardable
             self.items = items
+            self.id = id
+            self.date = date
         }
 
         /// The commands in the group and its nested groups, oldest first.
@@ -97,18 +113,78 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```
     public var redoSteps: [Group]
 
+    /// A step on a branch of the history tree: off the path from the first step through the
+    /// undo steps and the redo steps. Saved in the form redo performs it (its commands as
+    /// their last `undo(on:)` left them).
+    ///
+    /// ```swift
+    /// history.branches.map { $0.step.actionName ?? "" }   // the steps a new edit kept
+    /// ```
+    public struct BranchStep {
+        /// The node the step was recorded in the state of; `nil` for the start.
+        public var parent: UndoTree.NodeID?
+        /// The step, with its ``Group/id``.
+        public var step: Group
+
+        /// Pairs a step with its parent.
+        ///
+        /// ```swift
+        /// let branch = UndoHistory<AddItem>.BranchStep(parent: nil, step: group)
+        /// ```
+        public init(parent: UndoTree.NodeID?, step: Group) {
+            self.parent = parent
+            self.step = step
+        }
+    }
+
+    /// Where the clean mark (``UndoManager/isClean``) was when the history was taken.
+    ///
+    /// ```swift
+    /// history.cleanMark   // .current: the history was taken right after saving
+    /// ```
+    public enum CleanMark: Hashable, Sendable {
+        /// At the position the history was taken in: restored, the manager is clean.
+        case current
+        /// Before the first step.
+        case start
+        /// After this step (on the path or on a branch).
+        case step(UndoTree.NodeID)
+        /// Nowhere the history can reach.
+        case unreachable
+    }
+
+    /// The steps off the current path, each below its parent; empty without
+    /// ``UndoManager/keepsRedoBranches``.
+    ///
+    /// ```swift
+    /// history.branches.count   // steps a new edit after undoing kept
+    /// ```
+    public var branches: [BranchStep]
+
+    /// Where the clean mark is. Histories from version 1 and histories made by hand read
+    /// ``CleanMark/current``, which was the only behaviour before.
+    ///
+    /// ```swift
+    /// history.cleanMark == .current
+    /// ```
+    public var cleanMark: CleanMark
+
     /// Creates a history from its groups.
     ///
     /// ```swift
     /// let empty = UndoHistory<AddItem>()
     /// ```
-    public init(undoSteps: [Group] = [], redoSteps: [Group] = []) {
+    public init(undoSteps: [Group] = [], redoSteps: [Group] = [], branches: [BranchStep] = [], cleanMark: CleanMark = .current) {
         self.undoSteps = undoSteps
         self.redoSteps = redoSteps
+        self.branches = branches
+        self.cleanMark = cleanMark
     }
 
     /// Keeps only the newest `count` undo steps (and every redo step), the way
-    /// ``UndoManager/levelsOfUndo`` trims a manager: for bounding a saved history.
+    /// ``UndoManager/levelsOfUndo`` trims a manager: for bounding a saved history. Branches
+    /// that hang below a dropped step (or at the start) go too, and a clean mark on a
+    /// dropped step becomes ``CleanMark/unreachable``.
     ///
     /// ```swift
     /// var history = try manager.undoHistory(of: TodoCommand.self)
@@ -124,17 +200,40 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
                     + "Fix: pass the number of undo steps to keep (0 keeps none); clamp a computed count with max(0, …)"
             )
         }
-        if undoSteps.count > count {
-            undoSteps.removeFirst(undoSteps.count - count)
+        guard undoSteps.count > count else { return }
+        let dropped = undoSteps.prefix(undoSteps.count - count)
+        undoSteps.removeFirst(undoSteps.count - count)
+        // What hangs below a dropped step goes with it, and a clean mark there cannot be
+        // reached any more.
+        var gone = Set(dropped.compactMap(\.id))
+        var changed = true
+        while changed {
+            changed = false
+            for branch in branches where branch.parent.map(gone.contains) ?? true {
+                if let id = branch.step.id, gone.insert(id).inserted {
+                    changed = true
+                }
+            }
+        }
+        branches.removeAll { $0.step.id.map(gone.contains) ?? true }
+        switch cleanMark {
+        case .start:
+            cleanMark = .unreachable
+        case .step(let id) where gone.contains(id):
+            cleanMark = .unreachable
+        case .current, .step, .unreachable:
+            break
         }
     }
 }
 
 extension UndoHistory.Group: Equatable where Command: Equatable {}
 extension UndoHistory.Item: Equatable where Command: Equatable {}
+extension UndoHistory.BranchStep: Equatable where Command: Equatable {}
 extension UndoHistory: Equatable where Command: Equatable {}
 extension UndoHistory.Group: Sendable where Command: Sendable {}
 extension UndoHistory.Item: Sendable where Command: Sendable {}
+extension UndoHistory.BranchStep: Sendable where Command: Sendable {}
 extension UndoHistory: Sendable where Command: Sendable {}
 
 /// Why an undo history could not be taken, read or restored. Nothing changes when one is

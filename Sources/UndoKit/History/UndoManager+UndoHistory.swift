@@ -1,3 +1,5 @@
+import Foundation
+
 /// Taking and restoring an ``UndoHistory``: reading the stacks' command steps into a value,
 /// and rebuilding both stacks from one.
 extension UndoManager {
@@ -26,10 +28,20 @@ extension UndoManager {
     ) throws(UndoHistoryError) -> UndoHistory<Command> where Command.Model: AnyObject {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
-        return UndoHistory(
-            undoSteps: try HistoryReader<Command>(stack: "undo", runsExecute: false).steps(of: undoStack),
-            redoSteps: try HistoryReader<Command>(stack: "redo", runsExecute: true).steps(of: redoStack)
-        )
+        // Ids make the tree and the clean mark savable: taking a history records them.
+        let tree = recordingHistoryTree()
+        let undoSteps = try HistoryReader<Command>(stack: "undo", runsExecute: false)
+            .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count))
+        let redoSteps = try HistoryReader<Command>(stack: "redo", runsExecute: true)
+            .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count))
+        var branches: [UndoHistory<Command>.BranchStep] = []
+        let branchReader = HistoryReader<Command>(stack: "branch", runsExecute: true)
+        for id in tree.branches.keys.sorted() {
+            let step = tree.branches[id]!
+            guard let group = try branchReader.steps(of: step.entries).first else { continue }
+            branches.append(UndoHistory.BranchStep(parent: step.parent.map(UndoTree.NodeID.init(rawValue:)), step: group))
+        }
+        return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark(in: tree))
     }
 
     /// Rebuilds the undo and redo stacks from a history taken by ``undoHistory(of:)``, with
@@ -39,9 +51,12 @@ extension UndoManager {
     /// history was taken in (the history's undo steps revert to older states from there).
     /// Afterwards ``canUndo``, ``canRedo``, ``undoCount``, ``redoCount``, the action names,
     /// the menu titles, ``undo()`` and ``redo()`` are what they were when the history was
-    /// taken. Restoring runs no command and posts no notification: it changes no model and
-    /// no step is new. ``levelsOfUndo`` applies, keeping the newest undo steps. The restored
-    /// position counts as clean (``isClean``): it is the state the model was loaded in.
+    /// taken, and so are ``historyTree``'s ids and dates and ``isClean`` (a history from
+    /// version 1 counts the restored position as clean: it is the state the model was loaded
+    /// in). The branches come back on a manager with ``keepsRedoBranches`` set, and are left
+    /// out otherwise (Apple's model has no place for them). Restoring runs no command and
+    /// posts no notification: it changes no model and no step is new. ``levelsOfUndo``
+    /// applies, keeping the newest undo steps.
     ///
     /// ```swift
     /// let history = try UndoHistory<AddItem>(encoded: savedData)
@@ -50,8 +65,11 @@ extension UndoManager {
     /// manager.undo()           // runs the saved command's undo(on:) on list
     /// ```
     ///
-    /// - Throws: ``UndoHistoryError/managerNotEmpty(undoCount:redoCount:)`` or
-    ///   ``UndoHistoryError/groupOpen(groupingLevel:)``; the manager is untouched.
+    /// - Throws: ``UndoHistoryError/managerNotEmpty(undoCount:redoCount:)``,
+    ///   ``UndoHistoryError/groupOpen(groupingLevel:)``, or
+    ///   ``UndoHistoryError/corrupt(reason:)`` for a tree that does not hold together (an id
+    ///   used twice, a branch below a step the history does not have); the manager is
+    ///   untouched.
     public func restoreUndoHistory<Command: UndoableCommand & Codable>(
         _ history: UndoHistory<Command>, on model: Command.Model
     ) throws(UndoHistoryError) where Command.Model: AnyObject {
@@ -60,15 +78,142 @@ extension UndoManager {
         guard undoStack.isEmpty && redoStack.isEmpty else {
             throw .managerNotEmpty(undoCount: undoStack.topLevelCount, redoCount: redoStack.topLevelCount)
         }
+        try Self.checkTree(of: history)
+        let wasClean = undoStack.cleanDistance == 0
         for step in history.redoSteps {
             push(step, onto: &redoStack, model: model, runsExecute: true, isTopLevel: true)
         }
         for step in history.undoSteps {
             push(step, onto: &undoStack, model: model, runsExecute: false, isTopLevel: true)
         }
+        let hasTree = storage.pointee.historyTree != nil || !history.branches.isEmpty
+            || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
+        if hasTree {
+            restoreTree(of: history, model: model)
+        } else {
+            undoStack.cleanDistance = 0
+        }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
+        notifyIfCleanStateChanged(wasClean: wasClean)
         publishObservableChanges()
+    }
+
+    /// Every id once, every branch below a step the history has, the clean mark at one.
+    private static func checkTree<Command>(of history: UndoHistory<Command>) throws(UndoHistoryError) {
+        var ids: Set<UndoTree.NodeID> = []
+        for id in (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id) {
+            guard ids.insert(id).inserted else { throw .corrupt(reason: "step id \(id) is used twice") }
+        }
+        for branch in history.branches {
+            guard branch.step.id != nil else { throw .corrupt(reason: "a branch step has no id") }
+            if let parent = branch.parent, !ids.contains(parent) {
+                throw .corrupt(reason: "branch step \(branch.step.id!) hangs below \(parent), which the history does not have")
+            }
+        }
+        // No cycles: from every branch step, parents lead to the path or the start.
+        let parentOf = Dictionary(uniqueKeysWithValues: history.branches.map { ($0.step.id!, $0.parent) })
+        for branch in history.branches {
+            var seen: Set<UndoTree.NodeID> = []
+            var cursor = branch.step.id
+            while let id = cursor, let parent = parentOf[id] {
+                guard seen.insert(id).inserted else { throw .corrupt(reason: "branch steps form a cycle at \(id)") }
+                cursor = parent
+            }
+        }
+        if case .step(let id) = history.cleanMark, !ids.contains(id) {
+            throw .corrupt(reason: "the clean mark is at step \(id), which the history does not have")
+        }
+    }
+
+    /// Gives the restored steps their saved ids and dates (new ids where none were saved),
+    /// puts the branches back on a manager that keeps them, and places the clean mark.
+    private func restoreTree<Command: UndoableCommand & Codable>(
+        of history: UndoHistory<Command>, model: Command.Model
+    ) where Command.Model: AnyObject {
+        let tree = storage.pointee.historyTree ?? HistoryTreeState()
+        storage.pointee.historyTree = tree
+        let savedIDs = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
+        tree.nextNodeID = max(tree.nextNodeID, (savedIDs.map(\.rawValue).max() ?? 0) + 1)
+        undoStack.giveEveryClosedTopLevelGroupMetadata()
+        redoStack.giveEveryClosedTopLevelGroupMetadata()
+        let undoMetadata = undoStack.closedTopLevelMetadata().compactMap { $0 }
+        let redoMetadata = redoStack.closedTopLevelMetadata().compactMap { $0 }
+        // The redo stack holds the saved redo steps bottom first; ids are given in recording
+        // order (undo steps, then redo steps from the next redo down), visits likewise.
+        let assignments = zip(undoMetadata, history.undoSteps) + zip(redoMetadata, history.redoSteps).reversed()
+        for (metadata, step) in assignments {
+            metadata.nodeID = step.id?.rawValue
+            metadata.date = step.date
+            tree.stamp(metadata, now: Date())
+            if step.id == nil {
+                metadata.date = nil
+            }
+        }
+        if tree.keepsBranches {
+            for branch in history.branches {
+                // Built on top of the redo stack, where a branch step's form lives, and taken off.
+                push(branch.step, onto: &redoStack, model: model, runsExecute: true, isTopLevel: true)
+                var entries = redoStack.popNewestTopLevelGroupEntries()
+                let metadata: GroupMetadata
+                if case .begin(let existing?) = entries.first {
+                    metadata = existing
+                } else {
+                    metadata = GroupMetadata()
+                    if case .singleton(let id, let owner, let handler) = entries.first {
+                        entries = [.begin(metadata), .action(id, owner, handler), .end(length: 2)]
+                    } else {
+                        entries[0] = .begin(metadata)
+                    }
+                }
+                metadata.nodeID = branch.step.id!.rawValue
+                metadata.date = branch.step.date
+                metadata.lastVisit = 0
+                tree.addBranch(HistoryTreeState.BranchStep(parent: branch.parent?.rawValue, entries: entries))
+            }
+        }
+        let undoIDs = undoMetadata.map { $0.nodeID }
+        let redoIDs = redoMetadata.reversed().map { $0.nodeID }
+        switch history.cleanMark {
+        case .current:
+            undoStack.cleanDistance = 0
+        case .start:
+            undoStack.cleanDistance = undoIDs.count
+        case .unreachable:
+            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+        case .step(let id):
+            if let index = undoIDs.lastIndex(of: id.rawValue) {
+                undoStack.cleanDistance = undoIDs.count - 1 - index
+            } else if let index = redoIDs.firstIndex(of: id.rawValue) {
+                undoStack.cleanDistance = -(index + 1)
+            } else {
+                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+                if tree.branches[id.rawValue] != nil {
+                    tree.cleanNode = id.rawValue
+                }
+            }
+        }
+        trimHistoryTree()
+    }
+
+    /// Where the clean mark is, for a history taken now.
+    private func savedCleanMark<Command>(in tree: HistoryTreeState) -> UndoHistory<Command>.CleanMark {
+        let distance = undoStack.cleanDistance
+        if distance == 0 {
+            return .current
+        }
+        if distance == UndoStack.cleanMarkUnreachable {
+            return tree.cleanNode.map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
+        }
+        if distance > 0 {
+            if distance == undoStack.closedTopLevelGroupCount {
+                return .start
+            }
+            return undoStack.metadataOfClosedTopLevelGroup(atDepth: distance)?.nodeID
+                .map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
+        }
+        return redoStack.metadataOfClosedTopLevelGroup(atDepth: -distance - 1)?.nodeID
+            .map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
     }
 
     private func push<Command: UndoableCommand>(
@@ -100,7 +245,8 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     /// The direction every command step of this stack must have.
     let runsExecute: Bool
 
-    func steps(of undoStack: borrowing UndoStack) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+    /// - Parameter entries: A stack's live entries (or a branch step's), oldest first.
+    func steps(of entries: [UndoStack.Entry]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
         // Open groups under construction, outermost first; the finished top-level groups.
         var open: [UndoHistory<Command>.Group] = []
         var steps: [UndoHistory<Command>.Group] = []
@@ -111,13 +257,15 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                 open[open.count - 1].items.append(.group(group))
             }
         }
-        for index in undoStack.head..<undoStack.entries.count {
-            switch undoStack.entries[index] {
+        for entry in entries {
+            switch entry {
             case .begin(let metadata):
                 var group = UndoHistory<Command>.Group()
                 if open.isEmpty {
                     group.actionName = metadata?.name
                     group.isDiscardable = metadata?.isDiscardable ?? false
+                    group.id = metadata?.nodeID.map(UndoTree.NodeID.init(rawValue:))
+                    group.date = metadata?.date
                 }
                 open.append(group)
             case .end:

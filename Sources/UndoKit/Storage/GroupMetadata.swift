@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a group carries besides its actions: the action name, the discardable flag and the
 /// user info (spec B, "begin mark"), and UndoKit's own per-step state (coordinator token,
 /// coalescing key and close time, cost).
@@ -21,6 +23,15 @@ final class GroupMetadata {
     /// The bytes reported with ``UndoManager/setActionCost(_:)``; counted in the stack's
     /// `totalCost` while the group is a top-level group of that stack.
     var cost = 0
+    /// The step's node in the history tree (``UndoTree/Node/id``): set when the group closes
+    /// as a top-level step while the manager records its tree (see
+    /// `UndoManager+HistoryTree.swift`), and carried with the group through undo and redo.
+    var nodeID: UInt64?
+    /// When the step closed, recorded with `nodeID` (``UndoTree/Node/date``).
+    var date: Date?
+    /// The history tree's clock when the step was last the current one: trimming a tree
+    /// drops the least recently visited leaves first.
+    var lastVisit: UInt64 = 0
 
     init() {}
 
@@ -33,6 +44,9 @@ final class GroupMetadata {
         coalescingKey = other.coalescingKey
         closedAt = other.closedAt
         cost = other.cost
+        nodeID = other.nodeID
+        date = other.date
+        lastVisit = other.lastVisit
     }
 
     func copy() -> GroupMetadata {

@@ -91,6 +91,9 @@ struct UndoManagerStorage {
     var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var undoScopes: [UndoScope] = []
+    /// The history tree's ids, branches and clock (``UndoManager/historyTree``); `nil` until
+    /// the tree is first asked for, so a manager that never asks records no ids.
+    var historyTree: HistoryTreeState?
 
     init() {}
 

@@ -18,7 +18,7 @@ extension UndoStack {
     /// at least the newest closed group (the one just closed, after a close) and any open
     /// group. Each drop is O(1) amortized, as for `levelsOfUndo`.
     mutating func trimToCostLimit() {
-        guard costLimit > 0 else { return }
+        guard costLimit > 0 && !limitsApplyToTree else { return }
         while totalCost > costLimit && closedTopLevelGroupCount > 1 {
             dropOldestGroup()
         }

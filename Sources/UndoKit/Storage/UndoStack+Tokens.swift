@@ -21,12 +21,12 @@ extension UndoStack {
     }
 
     /// Index one past the last entry of the newest closed top-level group.
-    private var closedTopLevelEnd: Int {
+    var closedTopLevelEnd: Int {
         openBegins.first ?? entries.count
     }
 
     /// The first index of each closed top-level group, newest first, at most `limit` of them.
-    private func closedTopLevelStartsNewestFirst(limit: Int = .max) -> [Int] {
+    func closedTopLevelStartsNewestFirst(limit: Int = .max) -> [Int] {
         var starts: [Int] = []
         var last = closedTopLevelEnd - 1
         while last >= head && starts.count < limit {
@@ -98,7 +98,7 @@ extension UndoStack {
         replacing needsNewToken: (UInt64) -> Bool,
         _ makeToken: () -> UInt64
     ) -> [UInt64] {
-        let starts = Array(closedTopLevelStartsNewestFirst().reversed())
+        var starts = Array(closedTopLevelStartsNewestFirst().reversed())
         var tokens: [UInt64] = []
         tokens.reserveCapacity(starts.count)
         var retagged: [Bool] = []
@@ -116,47 +116,13 @@ extension UndoStack {
                 }
             }
         }
-        guard expandsSingleton else {
-            for (offset, start) in starts.enumerated() where retagged[offset] {
-                metadata(ofGroupStartingAt: start).coordinatorToken = tokens[offset]
-            }
-            return tokens
+        if expandsSingleton {
+            // Expanding shifts the entries after each singleton: done once for all groups.
+            giveEveryClosedTopLevelGroupMetadata()
+            starts = Array(closedTopLevelStartsNewestFirst().reversed())
         }
-        // Expanding singletons shifts what follows, so rebuild the array once instead of
-        // inserting in the middle once per singleton.
-        let end = closedTopLevelEnd
-        var rebuilt: [Entry] = []
-        rebuilt.reserveCapacity(entries.count + 2 * starts.count)
-        rebuilt.append(contentsOf: entries.elements(in: 0..<head))
-        for (offset, start) in starts.enumerated() {
-            let groupEnd = offset + 1 < starts.count ? starts[offset + 1] : end
-            guard retagged[offset] else {
-                rebuilt.append(contentsOf: entries.elements(in: start..<groupEnd))
-                continue
-            }
-            let metadata: GroupMetadata
-            switch entries[start] {
-            case .singleton(let id, let owner, let handler):
-                metadata = GroupMetadata()
-                rebuilt.append(.begin(metadata))
-                rebuilt.append(.action(id, owner, handler))
-                rebuilt.append(.end(length: 2))
-            case .begin(let existing):
-                metadata = existing ?? GroupMetadata()
-                rebuilt.append(.begin(metadata))
-                rebuilt.append(contentsOf: entries.elements(in: (start + 1)..<groupEnd))
-            case .end, .action:
-                preconditionFailure("UndoStack: top-level group does not start with a begin mark or singleton")
-            }
-            metadata.coordinatorToken = tokens[offset]
-        }
-        let shift = rebuilt.count - end
-        rebuilt.append(contentsOf: entries.elements(in: end..<entries.count))
-        // Every entry removed here is also in `rebuilt`, so removing releases nothing for good.
-        entries.removeAll()
-        entries.append(contentsOf: rebuilt)
-        for i in openBegins.indices {
-            openBegins[i] += shift
+        for (offset, start) in starts.enumerated() where retagged[offset] {
+            metadata(ofGroupStartingAt: start).coordinatorToken = tokens[offset]
         }
         return tokens
     }

@@ -65,14 +65,24 @@ struct UndoStack: ~Copyable {
     var topLevelCount = 0
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
     var limit = 0 {
-        didSet { trimsOnClose = limit > 0 || costLimit > 0 }
+        didSet { updateTrimsOnClose() }
     }
     /// ``UndoManager/actionCostLimit``: the most bytes of `totalCost` kept; 0 means no limit.
     var costLimit = 0 {
-        didSet { trimsOnClose = limit > 0 || costLimit > 0 }
+        didSet { updateTrimsOnClose() }
+    }
+    /// Set while the manager keeps redo branches: the limits then count every node of the
+    /// history tree, and the manager trims the tree itself (`UndoManager+HistoryTree.swift`),
+    /// so this stack's own trimming stands aside.
+    var limitsApplyToTree = false {
+        didSet { updateTrimsOnClose() }
     }
     /// Whether a top-level close must check a limit: one test on the close path for both.
     private(set) var trimsOnClose = false
+
+    private mutating func updateTrimsOnClose() {
+        trimsOnClose = !limitsApplyToTree && (limit > 0 || costLimit > 0)
+    }
     /// The sum of the costs of the top-level groups on this stack, open ones included (see
     /// `UndoStack+Cost.swift`).
     var totalCost = 0
@@ -233,7 +243,7 @@ struct UndoStack: ~Copyable {
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.
     mutating func trimToLimit() {
-        guard limit > 0 else { return }
+        guard limit > 0 && !limitsApplyToTree else { return }
         while topLevelCount > limit {
             dropOldestGroup()
         }

@@ -7,6 +7,7 @@ extension UndoManager {
         let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.limit = limit
         undoStack.trimToLimit()
+        trimHistoryTree()
         if undoStack.topLevelCount != before {
             stopCoalescing()
             if !storage.pointee.undoScopes.isEmpty {
@@ -26,6 +27,7 @@ extension UndoManager {
         let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.costLimit = max(0, limit)
         undoStack.trimToCostLimit()
+        trimHistoryTree()
         if undoStack.topLevelCount != before {
             stopCoalescing()
             if !storage.pointee.undoScopes.isEmpty {
@@ -47,6 +49,7 @@ extension UndoManager {
         stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
+        let branches = storage.pointee.historyTree?.removeAllBranches()
         cleanMarkAfterClearing(wasClean: wasClean)
         storage.pointee.registrationDisableCount = 0
         storage.pointee.isUndoing = false
@@ -54,6 +57,7 @@ extension UndoManager {
         automaticGroupIsPending = false
         storage.pointee.invocationWasAborted = true
         releaseDroppedEntries()
+        withExtendedLifetime(branches) {}
         notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
@@ -65,8 +69,11 @@ extension UndoManager {
             scopesWillRemoveActions(on: identity)
         }
         let costBefore = undoStack.totalCost
+        // The path before the removal, so that branches below a step it empties move up.
+        let pathBefore = storage.pointee.historyTree == nil ? nil : pathNodes()
         let undoDepth = undoStack.removeActions(withTarget: identity)
         let redoDepth = redoStack.removeActions(withTarget: identity)
+        let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if undoDepth != nil || redoDepth != nil {
             stopCoalescing()
         }
@@ -83,6 +90,7 @@ extension UndoManager {
             }
         }
         releaseDroppedEntries()
+        withExtendedLifetime(prunedBranches) {}
         notifyIfCleanStateChanged(wasClean: wasClean)
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)

@@ -39,7 +39,13 @@ extension UndoManager {
         let closesNewStep = !busy && currentStack.nesting == 1
         let wasClean = undoStack.cleanDistance == 0
         let wasEmpty: Bool
+        // The tree's state is tested once here; nil unless the tree was ever asked for.
+        let tree = storage.pointee.historyTree
+        let parentNode = tree == nil || busy ? nil : currentNodeIDForNewEdit
         if closesNewStep {
+            if let tree {
+                stampClosingStep(in: tree)
+            }
             wasEmpty = storage.pointee.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
         } else {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
@@ -48,8 +54,10 @@ extension UndoManager {
             if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
                 parkRedoStackForScope()
             }
-            redoStack.removeAll()
-            redoStepsWereCleared()
+            endRedoForNewEdit(parent: parentNode)
+        }
+        if closesNewStep, let tree, tree.keepsBranches {
+            trimHistoryTree()
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()

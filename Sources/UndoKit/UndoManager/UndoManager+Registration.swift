@@ -150,8 +150,7 @@ extension UndoManager {
                 if !storage.pointee.undoScopes.isEmpty {
                     parkRedoStackForScope()
                 }
-                redoStack.removeAll()
-                redoStepsWereCleared()
+                endRedoForNewEdit(parent: currentNodeIDForNewEdit)
                 releaseDroppedEntries()
                 notifyIfCleanStateChanged(wasClean: wasClean)
                 // Observers hear of a registration only where it changes what they can read:

@@ -307,6 +307,15 @@ extension UndoManager {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount
             redoStack.totalCost = parked.totalCost
+            // With branches kept, the new edit took these steps into a branch: they are back
+            // on the path.
+            if let tree = storage.pointee.historyTree, tree.keepsBranches {
+                for metadata in redoStack.closedTopLevelMetadata() {
+                    if let id = metadata?.nodeID, let step = tree.removeBranch(id) {
+                        withExtendedLifetime(step) {}
+                    }
+                }
+            }
             // Removals in the body stay removed.
             for target in scope.removedTargets {
                 if let depth = redoStack.removeActions(withTarget: target), !undoStack.cleanMarkIncludesOpenGroup,

@@ -50,6 +50,9 @@ extension UndoManager {
         } else {
             cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
         }
+        if undoesTopLevelGroup, let tree = storage.pointee.historyTree {
+            tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+        }
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
         checkInvariantsInDebugBuilds()
@@ -95,6 +98,9 @@ extension UndoManager {
         endUndoGroupingThroughOverrides(from: "redo()")
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
+        }
+        if redoesTopLevelGroup, let tree = storage.pointee.historyTree {
+            tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
         }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false

@@ -162,6 +162,11 @@ struct UndoHistoryTests {
         (#"{"formatVersion":1,"undo":"x","redo":[]}"#, "corrupt"),
         (#"{"formatVersion":0,"undo":[],"redo":[]}"#, "corrupt"),
         (#"{"formatVersion":7,"undo":[],"redo":[]}"#, "unsupportedVersion"),
+        (#"{"formatVersion":2,"undo":[{"id":1,"items":[]},{"id":1,"items":[]}],"redo":[]}"#, "corrupt"),
+        (#"{"formatVersion":2,"undo":[],"redo":[],"branches":[{"parent":9,"step":{"id":2,"items":[]}}]}"#, "corrupt"),
+        (#"{"formatVersion":2,"undo":[],"redo":[],"branches":[{"parent":3,"step":{"id":2,"items":[]}},{"parent":2,"step":{"id":3,"items":[]}}]}"#, "corrupt"),
+        (#"{"formatVersion":2,"undo":[],"redo":[],"clean":{"step":4}}"#, "corrupt"),
+        (#"{"formatVersion":2,"undo":[],"redo":[],"clean":{"start":true,"current":true}}"#, "corrupt"),
     ])
     func badDataIsATypedError(text: String, kind: String) {
         let list = SavedList(["x"])
@@ -172,7 +177,7 @@ struct UndoHistoryTests {
             Issue.record("\(text) was read as a history")
         } catch {
             switch (error, kind) {
-            case (.corrupt, "corrupt"), (.unsupportedVersion(found: 7, supported: 1), "unsupportedVersion"):
+            case (.corrupt, "corrupt"), (.unsupportedVersion(found: 7, supported: 2), "unsupportedVersion"):
                 break
             default:
                 Issue.record("\(text): \(error)")

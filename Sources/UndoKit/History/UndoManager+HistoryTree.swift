@@ -1,0 +1,488 @@
+import Foundation
+
+/// The history tree: redo branches that a new edit keeps instead of discarding, the tree as a
+/// value, and moving to any node of it.
+///
+/// See <doc:NavigatingTheHistory>.
+extension UndoManager {
+    /// Whether a new edit made after undoing keeps the redo steps it would discard, as a
+    /// branch of the history tree. `false` by default: Apple's behaviour, exactly.
+    ///
+    /// With branches kept, nothing else changes: ``redo()`` follows the newest branch (the
+    /// one the new edit started, or the one ``go(to:)`` last took), and ``canRedo``, the
+    /// titles, ``redoActionNames`` and the notifications describe that path. ``levelsOfUndo``
+    /// and ``actionCostLimit`` count every node of the tree; trimming drops the least
+    /// recently visited leaves first and never a step on the path to the current one (see
+    /// <doc:NavigatingTheHistory>). Turning it off drops the branches; the undo and redo
+    /// stacks stay.
+    ///
+    /// ```swift
+    /// manager.keepsRedoBranches = true
+    /// type("a"); manager.runLoop.tick()
+    /// manager.undo()
+    /// type("b"); manager.runLoop.tick()    // "a" stays in the tree as a branch
+    /// manager.historyTree.roots.count     // 2
+    /// manager.go(to: manager.historyTree.nodes.first)   // back to "a"
+    /// ```
+    ///
+    /// A manager attached to an ``UndoCoordinator`` cannot keep branches: the coordinator's
+    /// order is one sequence across its managers, and a branch in one of them has no place in
+    /// it. Setting it on such a manager stops the program.
+    public var keepsRedoBranches: Bool {
+        get { storage.pointee.historyTree?.keepsBranches ?? false }
+        set {
+            if newValue && storage.pointee.isCoordinated {
+                programmerError(
+                    in: PublicCall("keepsRedoBranches"),
+                    "a manager attached to an UndoCoordinator cannot keep redo branches",
+                    fix: "detach the manager from its coordinator first, or keep branches off for coordinated managers "
+                        + "(the coordinator orders steps as one sequence across managers)"
+                )
+            }
+            guard newValue != keepsRedoBranches else { return }
+            let tree = recordingHistoryTree()
+            tree.keepsBranches = newValue
+            undoStack.limitsApplyToTree = newValue
+            if newValue {
+                trimHistoryTree()
+            } else {
+                // Apple's model has no place for branches.
+                let dropped = tree.branches
+                tree.branches = [:]
+                tree.branchCost = 0
+                tree.cleanNode = nil
+                let wasClean = undoStack.cleanDistance == 0
+                undoStack.trimToLimit()
+                undoStack.trimToCostLimit()
+                releaseDroppedEntries()
+                notifyIfCleanStateChanged(wasClean: wasClean)
+                withExtendedLifetime(dropped) {}
+            }
+            checkInvariantsInDebugBuilds()
+            publishObservableChanges()
+        }
+    }
+
+    /// Every step as a tree, for a History panel: the undo steps, the redo steps and, with
+    /// ``keepsRedoBranches``, the branches, each with its id, action name and date.
+    ///
+    /// The first read starts recording the tree: from then on each new step gets an id and a
+    /// date as it closes (one small allocation per step). Steps recorded before get ids on
+    /// that first read, oldest first, and no date. O(steps); it posts nothing.
+    ///
+    /// ```swift
+    /// let tree = manager.historyTree
+    /// tree.current.map { tree[$0].actionName }   // what undo() would revert
+    /// tree.nodes.count                           // undoCount + redoCount without branches
+    /// ```
+    public var historyTree: UndoTree {
+        trackRead(.undoActionNames, \.undoActionNames)
+        trackRead(.redoActionNames, \.redoActionNames)
+        let tree = recordingHistoryTree()
+        let path = pathNodes()
+        var nodes: [UInt64: (metadata: GroupMetadata, parent: UInt64?)] = [:]
+        var previous: UInt64?
+        for metadata in path.undo + path.redo {
+            let id = metadata.nodeID!
+            nodes[id] = (metadata, previous)
+            previous = id
+        }
+        for (id, step) in tree.branches {
+            nodes[id] = (step.metadata, step.parent)
+        }
+        var children: [UInt64: [UInt64]] = [:]
+        for (id, node) in nodes {
+            if let parent = node.parent {
+                children[parent, default: []].append(id)
+            }
+        }
+        let values = nodes.map { id, node in
+            UndoTree.Node(
+                id: UndoTree.NodeID(rawValue: id),
+                actionName: node.metadata.name ?? "",
+                date: node.metadata.date,
+                parent: node.parent.map(UndoTree.NodeID.init(rawValue:)),
+                children: (children[id] ?? []).sorted().map(UndoTree.NodeID.init(rawValue:))
+            )
+        }
+        return UndoTree(nodes: values, current: path.undo.last.map { UndoTree.NodeID(rawValue: $0.nodeID!) })
+    }
+
+    /// Moves the model to the state after `node` (`nil`: before the first step): undoes up to
+    /// the step it shares with the current path, then redoes down to `node`, one step at a
+    /// time through ``undo()`` and ``redo()``, with each step's usual notifications. A model
+    /// that registers inverses ends exactly where a user pressing Undo and Redo would have.
+    ///
+    /// Works with or without ``keepsRedoBranches`` (without, it is Qt's `setIndex`). Like
+    /// ``undo()``, it first closes the event's automatic group if it is the only one open.
+    /// Redo then follows the branch it went down.
+    ///
+    /// ```swift
+    /// let tree = manager.historyTree
+    /// manager.go(to: tree.nodes.first { $0.actionName == "Add “Milk”" })
+    /// manager.go(to: nil)   // everything undone
+    /// ```
+    ///
+    /// - Precondition: No other group is open, the manager is not undoing or redoing, and
+    ///   `node` is in the manager's tree (taken from ``historyTree`` since its last change
+    ///   removed nothing): the program stops otherwise, naming the call and the fix.
+    public func go(to node: UndoTree.Node?) {
+        goToNode(node?.id.rawValue, in: PublicCall("go(to:)"))
+    }
+
+    /// Moves to the state reached just before the current one, across branches: Vim's `g-`.
+    ///
+    /// States are ordered by when they were first reached, that is by when their steps were
+    /// recorded (node ids); the start comes first. Does nothing at the start.
+    ///
+    /// ```swift
+    /// // a, b; undo; c: the states in time are start, a, a+b, a+c
+    /// manager.goToEarlierState()   // from a+c to a+b, across the branch point
+    /// manager.goToEarlierState()   // a
+    /// ```
+    public func goToEarlierState() {
+        let call = PublicCall("goToEarlierState()")
+        let current = currentNodeID(in: call)
+        guard let current else { return }
+        let earlier = allNodeIDs().filter { $0 < current }.max()
+        goToNode(earlier, in: call)
+    }
+
+    /// Moves to the state reached just after the current one, across branches: Vim's `g+`.
+    /// Does nothing at the newest state.
+    ///
+    /// ```swift
+    /// manager.goToLaterState()   // from a to a+b, then a+c
+    /// ```
+    public func goToLaterState() {
+        let call = PublicCall("goToLaterState()")
+        let current = currentNodeID(in: call) ?? 0
+        guard let later = allNodeIDs().filter({ $0 > current }).min() else { return }
+        goToNode(later, in: call)
+    }
+}
+
+// MARK: - Recording
+
+extension UndoManager {
+    /// The tree's state, made (and every step on the stacks given an id) on first use.
+    @discardableResult
+    func recordingHistoryTree() -> HistoryTreeState {
+        if let tree = storage.pointee.historyTree {
+            return tree
+        }
+        let tree = HistoryTreeState()
+        storage.pointee.historyTree = tree
+        undoStack.giveEveryClosedTopLevelGroupMetadata()
+        redoStack.giveEveryClosedTopLevelGroupMetadata()
+        // Recording order: the undo steps oldest first, then the redo steps from the one
+        // redo() performs next (recorded before the ones below it).
+        for metadata in undoStack.closedTopLevelMetadata() + redoStack.closedTopLevelMetadata().reversed() {
+            if let metadata {
+                tree.stamp(metadata, now: Date())
+                metadata.date = nil
+            }
+        }
+        checkInvariantsInDebugBuilds()
+        return tree
+    }
+
+    /// Called as a new top-level step is about to close outside undo and redo: gives it its
+    /// id and date.
+    func stampClosingStep(in tree: HistoryTreeState) {
+        tree.stamp(undoStack.openTopMetadata(), now: Date())
+    }
+
+    /// The metadata of the current path: the undo stack's closed top-level groups oldest
+    /// first (the last is the current node), then the redo stack's from its top (the next
+    /// redo) down.
+    func pathNodes() -> (undo: [GroupMetadata], redo: [GroupMetadata]) {
+        (undoStack.closedTopLevelMetadata().compactMap { $0 }, redoStack.closedTopLevelMetadata().reversed().compactMap { $0 })
+    }
+
+    private func allNodeIDs() -> [UInt64] {
+        let path = pathNodes()
+        return (path.undo + path.redo).map { $0.nodeID! } + Array(storage.pointee.historyTree?.branches.keys ?? [:].keys)
+    }
+
+    /// The current node's id, after checking that the manager can move.
+    private func currentNodeID(in call: PublicCall) -> UInt64? {
+        checkCanMove(in: call)
+        recordingHistoryTree()
+        return undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
+    }
+}
+
+// MARK: - Branches
+
+extension UndoManager {
+    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied, as
+    /// on Apple platforms; with them its steps become a branch below `parent`, the node that
+    /// was current when they were undone.
+    @inline(__always)
+    func endRedoForNewEdit(parent: UInt64?) {
+        if let tree = storage.pointee.historyTree, tree.keepsBranches {
+            detachRedoStack(below: parent, into: tree)
+        } else {
+            redoStack.removeAll()
+        }
+        redoStepsWereCleared()
+    }
+
+    /// The node new steps hang below: the newest closed top-level step on the undo stack.
+    var currentNodeIDForNewEdit: UInt64? {
+        storage.pointee.historyTree == nil ? nil : undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
+    }
+
+    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
+    func detachRedoStack(below parent: UInt64?, into tree: HistoryTreeState) {
+        precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
+        let distance = undoStack.cleanDistance
+        var depth = 0
+        var taken: [[UndoStack.Entry]] = []
+        while !redoStack.isEmpty {
+            taken.append(redoStack.popNewestTopLevelGroupEntries())
+        }
+        var previous = parent
+        for var entries in taken {
+            let metadata = ensureNodeMetadata(&entries, in: tree)
+            if distance < 0 && distance != UndoStack.cleanMarkUnreachable && depth == -distance - 1 {
+                tree.cleanNode = metadata.nodeID
+            }
+            tree.addBranch(HistoryTreeState.BranchStep(parent: previous, entries: entries))
+            previous = metadata.nodeID
+            depth += 1
+        }
+    }
+
+    /// Puts branch steps `chain` (from the one the next redo performs down) on the empty redo
+    /// stack, taking them out of the branches.
+    private func attachBranch(_ chain: [UInt64], in tree: HistoryTreeState) {
+        precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
+        var clean: Int?
+        for (depth, id) in chain.enumerated().reversed() {
+            let isClean = tree.cleanNode == id
+            guard let step = tree.removeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
+            if isClean {
+                clean = depth
+            }
+            redoStack.pushClosedTopLevelGroup(step.entries)
+        }
+        if let clean {
+            undoStack.cleanDistance = -(clean + 1)
+        }
+    }
+
+    /// A group's metadata with a node id, expanding a singleton so it has a begin mark.
+    private func ensureNodeMetadata(_ entries: inout [UndoStack.Entry], in tree: HistoryTreeState) -> GroupMetadata {
+        switch entries.first {
+        case .begin(let metadata?):
+            tree.stamp(metadata, now: Date())
+            return metadata
+        case .begin(nil):
+            let metadata = GroupMetadata()
+            entries[0] = .begin(metadata)
+            tree.stamp(metadata, now: Date())
+            return metadata
+        case .singleton(let id, let owner, let handler):
+            let metadata = GroupMetadata()
+            entries = [.begin(metadata), .action(id, owner, handler), .end(length: 2)]
+            tree.stamp(metadata, now: Date())
+            return metadata
+        default:
+            preconditionFailure("UndoManager: a closed group starts with its begin mark or is a singleton")
+        }
+    }
+}
+
+// MARK: - Moving
+
+extension UndoManager {
+    private func checkCanMove(in call: PublicCall) {
+        guard !storage.pointee.isUndoing && !storage.pointee.isRedoing else {
+            programmerError(
+                in: call, "the history cannot be walked while undoing or redoing",
+                fix: "move in the history from the user's action (a menu item, a click in a History panel), "
+                    + "not from an undo or redo handler"
+            )
+        }
+        if automaticGroupIsPending && undoStack.nesting == 1 {
+            // As undo() does: the event's edits so far become a step first.
+            endUndoGroupingThroughOverrides(from: "go(to:)")
+            automaticGroupIsPending = false
+        }
+        guard undoStack.nesting == 0 else {
+            programmerError(
+                in: call, "the history cannot be walked with a group open (groupingLevel \(undoStack.nesting))",
+                fix: "end the open group with endUndoGrouping() (or let withUndoGroup return) before moving in the history"
+            )
+        }
+    }
+
+    func goToNode(_ target: UInt64?, in call: PublicCall) {
+        checkCanMove(in: call)
+        let tree = recordingHistoryTree()
+        let path = pathNodes()
+        let undoIDs = path.undo.map { $0.nodeID! }
+        let redoIDs = path.redo.map { $0.nodeID! }
+        var undoIndex: [UInt64: Int] = [:]
+        for (index, id) in undoIDs.enumerated() {
+            undoIndex[id] = index
+        }
+        // The nodes from `target` up to, not including, its nearest ancestor on the undo path.
+        var chain: [UInt64] = []
+        var cursor = target
+        var ancestor = -1
+        while let id = cursor {
+            if let index = undoIndex[id] {
+                ancestor = index
+                break
+            }
+            chain.append(id)
+            if let index = redoIDs.firstIndex(of: id) {
+                cursor = index == 0 ? undoIDs.last : redoIDs[index - 1]
+            } else if let step = tree.branches[id] {
+                cursor = step.parent
+            } else {
+                programmerError(
+                    in: call, "node #\(id) is not in this manager's history",
+                    fix: "pass a node of a tree taken from this manager's historyTree after its last change "
+                        + "(removing actions, trimming and removeAllActions() take nodes out)"
+                )
+            }
+        }
+        chain.reverse()
+        for _ in 0..<(undoIDs.count - 1 - ancestor) {
+            let before = undoStack.topLevelCount
+            undo()
+            guard undoStack.topLevelCount < before else { break }
+        }
+        guard !chain.isEmpty else {
+            publishObservableChanges()
+            return
+        }
+        let redoNow = pathNodes().redo.map { $0.nodeID! }
+        if !redoNow.starts(with: chain) {
+            detachRedoStack(below: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID, into: tree)
+            if undoStack.cleanDistance < 0 {
+                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+            // Redo then follows the branch most recently visited below the target.
+            var continuation = chain
+            while let next = tree.branchChildren(of: continuation.last!).max(by: {
+                tree.branches[$0]!.metadata.lastVisit < tree.branches[$1]!.metadata.lastVisit
+            }) {
+                continuation.append(next)
+            }
+            attachBranch(continuation, in: tree)
+        }
+        for _ in chain {
+            let before = redoStack.topLevelCount
+            redo()
+            guard redoStack.topLevelCount < before else { break }
+        }
+        checkInvariantsInDebugBuilds()
+        publishObservableChanges()
+    }
+}
+
+// MARK: - Limits
+
+extension UndoManager {
+    /// With branches kept, ``levelsOfUndo`` and ``actionCostLimit`` count every node: while
+    /// over, the least recently visited leaf off the path to the current node goes (a branch
+    /// tip, or the last step of the redo path); when only the path itself is left, its oldest
+    /// step goes, as on Apple platforms.
+    func trimHistoryTree() {
+        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return }
+        let limit = undoStack.limit
+        let costLimit = undoStack.costLimit
+        guard limit > 0 || costLimit > 0 else { return }
+        let wasClean = undoStack.cleanDistance == 0
+        var droppedBranches: [HistoryTreeState.BranchStep] = []
+        while true {
+            let nodes = undoStack.topLevelCount + redoStack.topLevelCount + tree.branches.count
+            let cost = undoStack.totalCost + redoStack.totalCost + tree.branchCost
+            let overCount = limit > 0 && nodes > limit
+            let overCost = costLimit > 0 && cost > costLimit && nodes > 1
+            guard overCount || overCost else { break }
+            let parents = Set(tree.branches.values.compactMap(\.parent))
+            var leaf: (id: UInt64?, lastVisit: UInt64)?
+            for (id, step) in tree.branches where !parents.contains(id) {
+                let visit = step.metadata.lastVisit
+                if leaf == nil || visit < leaf!.lastVisit {
+                    leaf = (id, visit)
+                }
+            }
+            if let bottom = redoStack.oldestClosedTopLevelMetadata, let id = bottom.nodeID, !parents.contains(id),
+               leaf == nil || bottom.lastVisit < leaf!.lastVisit {
+                leaf = (nil, bottom.lastVisit)
+            }
+            if let leaf {
+                if let id = leaf.id {
+                    droppedBranches.append(tree.removeBranch(id)!)
+                } else {
+                    if undoStack.cleanDistance == -redoStack.closedTopLevelGroupCount {
+                        undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+                    }
+                    redoStack.dropOldestGroup()
+                }
+            } else if undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1 && overCount) {
+                undoStack.dropOldestGroup()
+                stopCoalescing()
+            } else {
+                break
+            }
+        }
+        releaseDroppedEntries()
+        notifyIfCleanStateChanged(wasClean: wasClean)
+        withExtendedLifetime(droppedBranches) {}
+    }
+}
+
+// MARK: - Removal
+
+extension UndoManager {
+    /// ``removeAllActions(withTarget:)`` in the branches: each branch step loses the target's
+    /// actions, an emptied one leaves the tree, and the steps below a step that left (on a
+    /// branch or on the path) move up to its parent, as the steps above a removed group do on
+    /// a stack. Returns the removed steps, for the caller to release.
+    func pruneHistoryTree(
+        removing target: ObjectIdentifier, pathBefore: (undo: [GroupMetadata], redo: [GroupMetadata])
+    ) -> [HistoryTreeState.BranchStep] {
+        guard let tree = storage.pointee.historyTree else { return [] }
+        let pathAfter = pathNodes()
+        let alive = Set((pathAfter.undo + pathAfter.redo).compactMap(\.nodeID))
+        var movedUp: [UInt64: UInt64?] = [:]
+        var nearestAlive: UInt64?
+        for id in (pathBefore.undo + pathBefore.redo).compactMap(\.nodeID) {
+            if alive.contains(id) {
+                nearestAlive = id
+            } else {
+                movedUp[id] = nearestAlive
+            }
+        }
+        var removed: [HistoryTreeState.BranchStep] = []
+        for id in tree.branches.keys.sorted() {
+            guard var step = tree.branches[id] else { continue }
+            if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
+                step.entries = kept
+                tree.branches[id] = step
+            } else {
+                movedUp[id] = step.parent
+                removed.append(tree.removeBranch(id)!)
+            }
+        }
+        guard !movedUp.isEmpty else { return removed }
+        for (id, step) in tree.branches {
+            var parent = step.parent
+            while let current = parent, let replacement = movedUp[current] {
+                parent = replacement
+            }
+            if parent != step.parent {
+                tree.branches[id]?.parent = parent
+            }
+        }
+        return removed
+    }
+}
