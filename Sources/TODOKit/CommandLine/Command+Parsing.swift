@@ -48,12 +48,18 @@ extension Command {
         case .begin:
             let name = scanner.rest()
             self = .begin(name: name.isEmpty ? nil : name)
-        case .list, .undo, .redo, .end, .history, .help, .quit:
+        case .undo, .redo:
+            let steps = try scanner.optionalCount(verb) ?? 1
+            try scanner.expectEnd(verb)
+            self = verb == .undo ? .undo(steps: steps) : .redo(steps: steps)
+        case .goto:
+            let step = try scanner.stepNumber(verb)
+            try scanner.expectEnd(verb)
+            self = .goto(step: step)
+        case .list, .end, .history, .help, .quit:
             try scanner.expectEnd(verb)
             self = switch verb {
             case .list: .list
-            case .undo: .undo
-            case .redo: .redo
             case .end: .end
             case .history: .history
             case .help: .help
@@ -180,6 +186,24 @@ private struct ArgumentScanner {
             throw .invalidItemNumber(verb, word)
         }
         return number
+    }
+
+    /// A count of steps if one follows: digits, 1 or more.
+    mutating func optionalCount(_ verb: Command.Verb) throws(CommandParseError) -> Int? {
+        guard let word = nextWord() else { return nil }
+        guard word.allSatisfy(\.isASCIIDigitCharacter), let count = Int(word), count >= 1 else {
+            throw .invalidNumber(verb, word, expected: "a count of steps (1 or more)")
+        }
+        return count
+    }
+
+    /// A step number of `history`: digits, 0 for the start.
+    mutating func stepNumber(_ verb: Command.Verb) throws(CommandParseError) -> Int {
+        guard let word = nextWord() else { throw .missingArgument(verb, "<step>") }
+        guard word.allSatisfy(\.isASCIIDigitCharacter), let step = Int(word) else {
+            throw .invalidNumber(verb, word, expected: "a step number as history shows it (0: before the first step)")
+        }
+        return step
     }
 
     func expectEnd(_ verb: Command.Verb) throws(CommandParseError) {

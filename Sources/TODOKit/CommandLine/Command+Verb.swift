@@ -59,18 +59,24 @@ extension Command {
         /// Command.Verb.list.usage   // "list"
         /// ```
         case list
-        /// `undo`
+        /// `undo [count]`
         ///
         /// ```swift
-        /// Command.Verb.undo.usage   // "undo"
+        /// Command.Verb.undo.usage   // "undo [count]"
         /// ```
         case undo
-        /// `redo`
+        /// `redo [count]`
         ///
         /// ```swift
-        /// Command.Verb.redo.usage   // "redo"
+        /// Command.Verb.redo.usage   // "redo [count]"
         /// ```
         case redo
+        /// `goto <step>`
+        ///
+        /// ```swift
+        /// Command.Verb.goto.usage   // "goto <step>"
+        /// ```
+        case goto
         /// `begin [name]`
         ///
         /// ```swift
@@ -129,6 +135,7 @@ extension Command {
             case .list: ["ls"]
             case .rm: ["del", "delete"]
             case .quit: ["exit"]
+            case .goto: ["go"]
             default: []
             }
         }
@@ -148,7 +155,10 @@ extension Command {
             case .undone: "undone <n>"
             case .rm: "rm <n>"
             case .mv: "mv <n> <m>"
-            case .list, .undo, .redo, .end, .history, .help, .quit: rawValue
+            case .undo: "undo [count]"
+            case .redo: "redo [count]"
+            case .goto: "goto <step>"
+            case .list, .end, .history, .help, .quit: rawValue
             case .begin: "begin [name]"
             }
         }
@@ -169,11 +179,12 @@ extension Command {
             case .rm: "remove item n"
             case .mv: "move item n to position m"
             case .list: "show the items"
-            case .undo: "undo the last step"
-            case .redo: "redo the last undone step"
+            case .undo: "undo the last step (or the last count steps)"
+            case .redo: "redo the last undone step (or count of them)"
+            case .goto: "go to a step of the history tree (0: before the first)"
             case .begin: "start a group: the lines until end are one undo step"
             case .end: "end the group"
-            case .history: "show the undo and redo steps, newest first"
+            case .history: "draw the history tree: every step, numbered, with its date"
             case .help: "show this help"
             case .quit: "save and exit (end of input does the same)"
             }

@@ -62,18 +62,26 @@ public enum Command: Hashable, Sendable {
     /// try Command(parsing: "LIST")   // .list
     /// ```
     case list
-    /// `undo`: undo the last step.
+    /// `undo [count]`: undo the last step, or the last `count` steps.
     ///
     /// ```swift
-    /// try Command(parsing: "undo")   // .undo
+    /// try Command(parsing: "undo")     // .undo(steps: 1)
+    /// try Command(parsing: "undo 3")   // .undo(steps: 3)
     /// ```
-    case undo
-    /// `redo`: redo the last undone step.
+    case undo(steps: Int)
+    /// `redo [count]`: redo the last undone step, or `count` of them.
     ///
     /// ```swift
-    /// try Command(parsing: "redo")   // .redo
+    /// try Command(parsing: "redo")   // .redo(steps: 1)
     /// ```
-    case redo
+    case redo(steps: Int)
+    /// `goto <step>`: go to a step of the history tree as `history` numbers it (0: before
+    /// the first step), undoing and redoing across branches.
+    ///
+    /// ```swift
+    /// try Command(parsing: "goto 4")   // .goto(step: 4)
+    /// ```
+    case goto(step: Int)
     /// `begin [name]`: start a group that makes the following lines one undo step.
     ///
     /// ```swift
@@ -86,7 +94,7 @@ public enum Command: Hashable, Sendable {
     /// try Command(parsing: "end")   // .end
     /// ```
     case end
-    /// `history`: print the undo and redo steps, newest first.
+    /// `history`: draw the history tree, numbered for `goto`, the current step marked.
     ///
     /// ```swift
     /// try Command(parsing: "history")   // .history
@@ -123,6 +131,7 @@ public enum Command: Hashable, Sendable {
         case .list: .list
         case .undo: .undo
         case .redo: .redo
+        case .goto: .goto
         case .begin: .begin
         case .end: .end
         case .history: .history

@@ -35,6 +35,13 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// try Command(parsing: "priority 1 urgent")   // throws .invalidPriority("urgent")
     /// ```
     case invalidPriority(String)
+    /// A number the verb takes (a count of steps, a step number) is not one.
+    ///
+    /// ```swift
+    /// CommandParseError.invalidNumber(.undo, "x", expected: "a count of steps (1 or more)").problem
+    /// // "\"x\" is not a count of steps (1 or more)"
+    /// ```
+    case invalidNumber(Command.Verb, String, expected: String)
     /// Something follows a command that takes no more arguments.
     ///
     /// ```swift
@@ -56,7 +63,8 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     public var verb: Command.Verb? {
         switch self {
         case .unknownCommand, .unterminatedQuote: nil
-        case .missingArgument(let verb, _), .invalidItemNumber(let verb, _), .unexpectedArgument(let verb, _): verb
+        case .missingArgument(let verb, _), .invalidItemNumber(let verb, _), .unexpectedArgument(let verb, _),
+             .invalidNumber(let verb, _, _): verb
         case .invalidPriority: .priority
         }
     }
@@ -72,6 +80,7 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
         case .missingArgument(_, let argument): "missing \(argument)"
         case .invalidItemNumber(_, let text): "\"\(text)\" is not an item number (items are numbered from 1)"
         case .invalidPriority(let text): "\"\(text)\" is not a priority"
+        case .invalidNumber(_, let text, let expected): "\"\(text)\" is not \(expected)"
         case .unexpectedArgument(let verb, let text): "unexpected \"\(text)\" after \(verb.rawValue)"
         case .unterminatedQuote: "a \" opens text that the line does not close"
         }

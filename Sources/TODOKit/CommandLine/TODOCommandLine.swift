@@ -157,8 +157,10 @@ public enum TODOCommandLine {
             one-shot commands a ";" inside an argument is text too; give it as an argument
             of its own to separate commands: todo add milk ';' add eggs.
             The list is saved after every change. Undo history is saved beside the list too,
-            so a later todo, one-shot or session, can undo and redo it; "history" shows it,
-            newest first, with when each step was made. $TODO_HISTORY_LIMIT steps are kept
+            so a later todo, one-shot or session, can undo and redo it. Nothing you undo is
+            lost: a change made after undo keeps the undone steps as a branch of the history
+            tree. "history" draws the tree, numbered, with when each step was made; "goto N"
+            goes to any step, across branches (goto 0: the start). $TODO_HISTORY_LIMIT steps are kept
             (default 100). If another todo changes the list, it is reloaded before your next
             line, with that todo's undo history: undo continues from its newest step.
 

@@ -161,7 +161,12 @@ extension EditingSession {
             return (try? undoManager.undoHistory(of: TODOCommand.self)).map { ($0, nil) }
         }
         guard var closed = historyBeforeOpenStep else { return nil }
-        // The open step's first edit cleared redo.
+        // The open step's first edit took the redo steps into a branch below the current step.
+        var parent = closed.undoSteps.last?.id
+        for step in closed.redoSteps.reversed() {
+            closed.branches.append(UndoHistory.BranchStep(parent: parent, step: step))
+            parent = step.id
+        }
         closed.redoSteps.removeAll()
         guard !commandsInOpenStep.isEmpty else { return (closed, nil) }
         // Named as the manager will name it when it closes: after the outermost explicit
@@ -175,11 +180,14 @@ extension EditingSession {
         return History.Step(name: group.actionName ?? "", date: date)
     }
 
-    /// Whether undoing all of `history`'s undo steps from `list`, then redoing all its redo
-    /// steps, applies exactly as recorded.
+    /// Whether undoing all of `history`'s undo steps from `list`, redoing all its redo steps,
+    /// and redoing each branch step from the state of its parent, applies exactly as recorded.
     static func fits(_ history: UndoHistory<TODOCommand>, _ list: TODOList) -> Bool {
+        // The list after each step, for the branches below them.
+        var states: [UndoTree.NodeID: TODOList] = [:]
         var undone = list
         for step in history.undoSteps.reversed() {
+            if let id = step.id { states[id] = undone }
             // The session never records an empty step; a saved one is damage.
             guard !step.commands.isEmpty else { return false }
             for command in step.commands.reversed() where !command.undoes(on: &undone) {
@@ -188,11 +196,31 @@ extension EditingSession {
         }
         var redone = list
         for step in history.redoSteps.reversed() {
-            guard !step.commands.isEmpty else { return false }
-            // A group runs its steps newest first, for redo as for undo.
-            for command in step.commands.reversed() where !command.redoes(on: &redone) {
-                return false
+            guard redoes(step, on: &redone) else { return false }
+            if let id = step.id { states[id] = redone }
+        }
+        let start = undone
+        var pending = history.branches
+        while !pending.isEmpty {
+            let ready = pending.indices.filter { index in pending[index].parent.map { states[$0] != nil } ?? true }
+            guard !ready.isEmpty else { return false }
+            for index in ready.reversed() {
+                let branch = pending.remove(at: index)
+                var state = branch.parent.map { states[$0]! } ?? start
+                guard let id = branch.step.id, redoes(branch.step, on: &state) else { return false }
+                states[id] = state
             }
+        }
+        return true
+    }
+
+    /// Applies a redo step's commands to `list` if each fits it.
+    private static func redoes(_ step: UndoHistory<TODOCommand>.Group, on list: inout TODOList) -> Bool {
+        // The session never records an empty step; a saved one is damage.
+        guard !step.commands.isEmpty else { return false }
+        // A group runs its steps newest first, for redo as for undo.
+        for command in step.commands.reversed() where !command.redoes(on: &list) {
+            return false
         }
         return true
     }

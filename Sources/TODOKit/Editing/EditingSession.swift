@@ -96,6 +96,10 @@ public final class EditingSession {
         self.list = list
         undoManager = UndoManager()
         undoManager.groupsByEvent = groupsByEvent
+        // A change made after undo keeps the undone steps as a branch of the history tree.
+        undoManager.keepsRedoBranches = true
+        // The tree's dates follow the session's clock, which tests fix.
+        undoManager.historyTreeClock = { [weak self] in self?.clock() ?? Date() }
     }
 
     /// The run loop whose ``endEvent()`` ticks close the automatic undo group.

@@ -56,6 +56,13 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// // "rm 1; done 1": the second command refers to the item the first removed
     /// ```
     case removedEarlierOnTheLine(number: Int)
+    /// `goto` named a step `history` does not show.
+    ///
+    /// ```swift
+    /// EditingSessionError.noSuchStep(number: 9, count: 4).description
+    /// // "no step 9; history shows steps 1 to 4 (0: before the first step)"
+    /// ```
+    case noSuchStep(number: Int, count: Int)
 
     /// A one-line explanation for the user.
     ///
@@ -81,6 +88,10 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
             return "no group is open (\"end\" must follow \"begin\")"
         case .removedEarlierOnTheLine(let number):
             return "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
+        case .noSuchStep(let number, let count):
+            return count == 0
+                ? "no step \(number); the history is empty (0: before the first step)"
+                : "no step \(number); history shows steps 1 to \(count) (0: before the first step)"
         case .controlCharacter(let value, let position):
             let hex = String(value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

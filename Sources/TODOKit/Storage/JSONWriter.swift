@@ -96,6 +96,12 @@ struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A finite number as the shortest text that reads back as the same `Double`.
+    mutating func appendDouble(_ value: Double) {
+        precondition(value.isFinite, "JSON has no text for \(value)")
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }

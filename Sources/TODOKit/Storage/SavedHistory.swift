@@ -79,16 +79,51 @@ public struct SavedHistory: Equatable, Sendable {
         writer.appendKey("revision")
         writer.appendInteger(revision)
         writer.append("}\n")
-        guard UndoHistory<TODOCommand>.formatVersion == 1 else {
+        guard UndoHistory<TODOCommand>.formatVersion == 2 else {
             // A newer UndoKit format: let UndoKit write it.
             return writer.bytes + Array(try history.encoded()) + [0x0A]
         }
-        // Version 1 of UndoKit's format, written directly: the history is written after every
-        // commit, and `JSONEncoder` took milliseconds for 100 steps, ten times the rest of a
-        // commit. The bytes decode with `UndoHistory(encoded:)` like its own (tested).
+        // Version 2 of UndoKit's format, written directly, keys sorted as `JSONEncoder` sorts
+        // them: the history is written after every commit, and `JSONEncoder` took
+        // milliseconds for 100 steps, ten times the rest of a commit. The bytes decode with
+        // `UndoHistory(encoded:)` like its own (tested).
         writer.append("{")
+        if !history.branches.isEmpty {
+            writer.appendKey("branches")
+            writer.append("[")
+            for (index, branch) in history.branches.enumerated() {
+                if index > 0 { writer.append(",") }
+                writer.append("{")
+                if let parent = branch.parent {
+                    writer.appendKey("parent")
+                    writer.appendInteger(parent.rawValue)
+                    writer.append(",")
+                }
+                writer.appendKey("step")
+                Self.write(branch.step, to: &writer)
+                writer.append("}")
+            }
+            writer.append("],")
+        }
+        writer.appendKey("clean")
+        writer.append("{")
+        switch history.cleanMark {
+        case .current:
+            writer.appendKey("current")
+            writer.appendBool(true)
+        case .start:
+            writer.appendKey("start")
+            writer.appendBool(true)
+        case .step(let id):
+            writer.appendKey("step")
+            writer.appendInteger(id.rawValue)
+        case .unreachable:
+            writer.appendKey("unreachable")
+            writer.appendBool(true)
+        }
+        writer.append("},")
         writer.appendKey("formatVersion")
-        writer.appendInteger(1)
+        writer.appendInteger(2)
         writer.append(",")
         writer.appendKey("redo")
         Self.write(history.redoSteps, to: &writer)
@@ -112,9 +147,20 @@ public struct SavedHistory: Equatable, Sendable {
     /// a group: the flag only when set, the name only when there is one.
     private static func write(_ group: UndoHistory<TODOCommand>.Group, to writer: inout JSONWriter) {
         writer.append("{")
+        if let date = group.date {
+            writer.appendKey("date")
+            // The shortest text that reads back as the same Double: the date round-trips.
+            writer.appendDouble(date.timeIntervalSinceReferenceDate)
+            writer.append(",")
+        }
         if group.isDiscardable {
             writer.appendKey("discardable")
             writer.appendBool(true)
+            writer.append(",")
+        }
+        if let id = group.id {
+            writer.appendKey("id")
+            writer.appendInteger(id.rawValue)
             writer.append(",")
         }
         writer.appendKey("items")

@@ -38,12 +38,23 @@ extension REPL {
             report(try session.move(from: try shownPosition(number), to: destination - 1), at: destination - 1)
         case .list:
             session.list.lines.forEach(say)
-        case .undo:
+        case .undo(let steps):
             let before = session.list
-            say(try session.undo().map { $0 + before.changes(to: session.list) } ?? "Nothing to undo")
-        case .redo:
+            report(try session.undo(steps: steps), asked: steps, from: before, nothing: "Nothing to undo")
+        case .redo(let steps):
             let before = session.list
-            say(try session.redo().map { $0 + before.changes(to: session.list) } ?? "Nothing to redo")
+            report(try session.redo(steps: steps), asked: steps, from: before, nothing: "Nothing to redo")
+        case .goto(let number):
+            let moved = try session.go(toStep: number)
+            let place = number == 0 ? "At the start" : "At step \(number)"
+            if let moved {
+                let counts = [moved.undone > 0 ? "undid \(moved.undone)" : nil, moved.redone > 0 ? "redid \(moved.redone)" : nil]
+                say("\(place) (\(counts.compactMap { $0 }.joined(separator: ", "))):")
+                // A jump can change any item: show the list it leads to.
+                session.list.lines.forEach(say)
+            } else {
+                say("\(place) already")
+            }
         case .begin(let name):
             session.beginGroup(named: name)
             say(name.map { "Group \"\($0)\" started; type end to finish it" } ?? "Group started; type end to finish it")
@@ -78,16 +89,66 @@ extension REPL {
         say(changed ? line : "\(line)  (unchanged)")
     }
 
-    private func printHistory() {
-        let history = session.history
-        func line(_ step: EditingSession.History.Step) -> String {
-            "  \(Self.timestamp(step.date, in: timeZone))  \(step.name)"
+    /// The titles of the steps an `undo N` or `redo N` took, the last with what changed.
+    private func report(_ titles: [String], asked: Int, from before: TODOList, nothing: String) {
+        guard let last = titles.last else {
+            say(nothing)
+            return
         }
-        let undo = (history.inProgress.map { [line($0) + "  (in progress)"] } ?? []) + history.undoSteps.map(line)
-        say("Undo (newest first):")
-        (undo.isEmpty ? ["  (none)"] : undo).forEach(say)
-        say("Redo (newest first):")
-        (history.redoSteps.isEmpty ? ["  (none)"] : history.redoSteps.map(line)).forEach(say)
+        titles.dropLast().forEach(say)
+        say(last + before.changes(to: session.list))
+        if titles.count < asked {
+            say("(\(nothing.lowercased()) after \(titles.count) of \(asked))")
+        }
+    }
+
+    /// Draws the history tree: one step per line, numbered for `goto`, the current step
+    /// marked `*` and the steps redo would take `>`. A chain stays in its column; a branch
+    /// (steps an edit after undo kept) is indented under the step it grew from.
+    private func printHistory() {
+        let steps = session.historySteps
+        let inProgress = session.history.inProgress
+        guard !steps.isEmpty || inProgress != nil else {
+            say("No history yet: every change you make is a step here")
+            return
+        }
+        say("History (* current step, > redo path; goto <step> moves anywhere, goto 0 to the start):")
+        let atStart = !steps.contains { $0.isCurrent }
+        say("\(atStart && inProgress == nil ? "*" : " ")    0  \(String(repeating: " ", count: 16))  (start)")
+        for (step, column) in zip(steps, Self.columns(of: steps)) {
+            let marker = step.isCurrent && inProgress == nil ? "*" : step.isOnRedoPath ? ">" : " "
+            let date = step.date.map { Self.timestamp($0, in: timeZone) } ?? String(repeating: "-", count: 16)
+            let number = String(step.number)
+            say("\(marker) \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(date)  "
+                + String(repeating: "| ", count: column) + step.name)
+        }
+        if let inProgress {
+            say("*       \(Self.timestamp(inProgress.date, in: timeZone))  \(inProgress.name)  (in progress)")
+        }
+    }
+
+    /// The column each step is drawn in: a step's newest child continues its column, older
+    /// children (the branches) start one to the right.
+    static func columns(of steps: [EditingSession.HistoryStep]) -> [Int] {
+        var columns: [Int] = []
+        // The column of the most recent step at each depth, to find each step's parent.
+        var parentColumn: [Int: Int] = [:]
+        for (index, step) in steps.enumerated() {
+            let base = step.depth == 0 ? 0 : parentColumn[step.depth - 1] ?? 0
+            // Is a later step a sibling (same depth, before any shallower step)?
+            var hasYoungerSibling = false
+            for later in steps[(index + 1)...] {
+                if later.depth < step.depth { break }
+                if later.depth == step.depth {
+                    hasYoungerSibling = true
+                    break
+                }
+            }
+            let column = hasYoungerSibling ? base + 1 : base
+            columns.append(column)
+            parentColumn[step.depth] = column
+        }
+        return columns
     }
 
     private func message(for error: EditingSessionError, running command: Command) -> String {
@@ -96,7 +157,7 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

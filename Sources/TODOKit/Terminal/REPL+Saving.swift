@@ -59,6 +59,7 @@ extension REPL {
         case .list, .history, .help, .begin, .end, .quit: false
         case .undo: session.canUndo
         case .redo: session.canRedo
+        case .goto: true
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move: true
         }
     }
@@ -172,7 +173,7 @@ extension Command {
     var isEditOrRead: Bool {
         switch self {
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .list, .history, .help, .quit: true
-        case .undo, .redo, .begin, .end: false
+        case .undo, .redo, .goto, .begin, .end: false
         }
     }
 }

@@ -105,7 +105,10 @@ extension UndoManager {
                 children: (children[id] ?? []).sorted().map(UndoTree.NodeID.init(rawValue:))
             )
         }
-        return UndoTree(nodes: values, current: path.undo.last.map { UndoTree.NodeID(rawValue: $0.nodeID!) })
+        return UndoTree(
+            nodes: values, current: path.undo.last.map { UndoTree.NodeID(rawValue: $0.nodeID!) },
+            redoPath: path.redo.map { UndoTree.NodeID(rawValue: $0.nodeID!) }
+        )
     }
 
     /// Moves the model to the state after `node` (`nil`: before the first step): undoes up to
@@ -165,6 +168,22 @@ extension UndoManager {
 // MARK: - Recording
 
 extension UndoManager {
+    /// Where the history tree's dates (``UndoTree/Node/date``) come from; the default reads
+    /// `Date()`. Replace it to make dates deterministic in tests, or to use your app's clock.
+    ///
+    /// ```swift
+    /// manager.historyTreeClock = { Date(timeIntervalSince1970: 1_800_000_000) }
+    /// ```
+    public var historyTreeClock: () -> Date {
+        get { storage.pointee.historyTreeClock ?? { Date() } }
+        set { storage.pointee.historyTreeClock = newValue }
+    }
+
+    /// Now, by ``historyTreeClock``.
+    func historyTreeNow() -> Date {
+        storage.pointee.historyTreeClock?() ?? Date()
+    }
+
     /// The tree's state, made (and every step on the stacks given an id) on first use.
     @discardableResult
     func recordingHistoryTree() -> HistoryTreeState {
@@ -179,7 +198,7 @@ extension UndoManager {
         // redo() performs next (recorded before the ones below it).
         for metadata in undoStack.closedTopLevelMetadata() + redoStack.closedTopLevelMetadata().reversed() {
             if let metadata {
-                tree.stamp(metadata, now: Date())
+                tree.stamp(metadata, now: historyTreeNow())
                 metadata.date = nil
             }
         }
@@ -190,7 +209,7 @@ extension UndoManager {
     /// Called as a new top-level step is about to close outside undo and redo: gives it its
     /// id and date.
     func stampClosingStep(in tree: HistoryTreeState) {
-        tree.stamp(undoStack.openTopMetadata(), now: Date())
+        tree.stamp(undoStack.openTopMetadata(), now: historyTreeNow())
     }
 
     /// The metadata of the current path: the undo stack's closed top-level groups oldest
@@ -277,17 +296,17 @@ extension UndoManager {
     private func ensureNodeMetadata(_ entries: inout [UndoStack.Entry], in tree: HistoryTreeState) -> GroupMetadata {
         switch entries.first {
         case .begin(let metadata?):
-            tree.stamp(metadata, now: Date())
+            tree.stamp(metadata, now: historyTreeNow())
             return metadata
         case .begin(nil):
             let metadata = GroupMetadata()
             entries[0] = .begin(metadata)
-            tree.stamp(metadata, now: Date())
+            tree.stamp(metadata, now: historyTreeNow())
             return metadata
         case .singleton(let id, let owner, let handler):
             let metadata = GroupMetadata()
             entries = [.begin(metadata), .action(id, owner, handler), .end(length: 2)]
-            tree.stamp(metadata, now: Date())
+            tree.stamp(metadata, now: historyTreeNow())
             return metadata
         default:
             preconditionFailure("UndoManager: a closed group starts with its begin mark or is a singleton")

@@ -145,7 +145,7 @@ extension UndoManager {
         for (metadata, step) in assignments {
             metadata.nodeID = step.id?.rawValue
             metadata.date = step.date
-            tree.stamp(metadata, now: Date())
+            tree.stamp(metadata, now: historyTreeNow())
             if step.id == nil {
                 metadata.date = nil
             }

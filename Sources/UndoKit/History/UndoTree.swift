@@ -111,9 +111,18 @@ public struct UndoTree: Hashable, Sendable {
     /// ```
     public let roots: [NodeID]
 
+    /// The nodes ``UndoManager/redo()`` would reach, the next one first: the redo steps.
+    /// Every node neither on it nor on ``path(to:)`` of ``current`` is on a branch, which only
+    /// ``UndoManager/go(to:)`` reaches.
+    ///
+    /// ```swift
+    /// tree.redoPath.map { tree[$0].actionName } == manager.redoActionNames   // true
+    /// ```
+    public let redoPath: [NodeID]
+
     private let indexByID: [NodeID: Int]
 
-    init(nodes: [Node], current: NodeID?) {
+    init(nodes: [Node], current: NodeID?, redoPath: [NodeID]) {
         var byID: [NodeID: Node] = [:]
         for node in nodes {
             byID[node.id] = node
@@ -130,6 +139,7 @@ public struct UndoTree: Hashable, Sendable {
         self.nodes = ordered
         self.current = current
         self.roots = roots
+        self.redoPath = redoPath
         var index: [NodeID: Int] = [:]
         for (offset, node) in ordered.enumerated() {
             index[node.id] = offset
@@ -199,11 +209,12 @@ public struct UndoTree: Hashable, Sendable {
     public var isEmpty: Bool { nodes.isEmpty }
 
     public static func == (lhs: UndoTree, rhs: UndoTree) -> Bool {
-        lhs.nodes == rhs.nodes && lhs.current == rhs.current
+        lhs.nodes == rhs.nodes && lhs.current == rhs.current && lhs.redoPath == rhs.redoPath
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(nodes)
         hasher.combine(current)
+        hasher.combine(redoPath)
     }
 }

@@ -94,6 +94,8 @@ struct UndoManagerStorage {
     /// The history tree's ids, branches and clock (``UndoManager/historyTree``); `nil` until
     /// the tree is first asked for, so a manager that never asks records no ids.
     var historyTree: HistoryTreeState?
+    /// See ``UndoManager/historyTreeClock``; `nil` reads `Date()`.
+    var historyTreeClock: (() -> Date)?
 
     init() {}
 

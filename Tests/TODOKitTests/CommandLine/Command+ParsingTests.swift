@@ -20,8 +20,12 @@ import TODOKit
         ("mv 3 1", .move(item: 3, to: 1)),
         ("list", .list),
         ("LiSt", .list),
-        ("undo", .undo),
-        ("redo", .redo),
+        ("undo", .undo(steps: 1)),
+        ("undo 3", .undo(steps: 3)),
+        ("redo", .redo(steps: 1)),
+        ("redo 2", .redo(steps: 2)),
+        ("goto 0", .goto(step: 0)),
+        ("GO 4", .goto(step: 4)),
         ("begin", .begin(name: nil)),
         ("begin Plan Week", .begin(name: "Plan Week")),
         ("end", .end),
@@ -58,7 +62,12 @@ import TODOKit
         ("mv 1", .missingArgument(.mv, "<m>"), "missing <m> (usage: mv <n> <m>)"),
         ("mv 1 top", .invalidItemNumber(.mv, "top"), "\"top\" is not an item number (items are numbered from 1) (usage: mv <n> <m>)"),
         ("list all", .unexpectedArgument(.list, "all"), "unexpected \"all\" after list (usage: list)"),
-        ("undo 2", .unexpectedArgument(.undo, "2"), "unexpected \"2\" after undo (usage: undo)"),
+        ("undo 2 3", .unexpectedArgument(.undo, "3"), "unexpected \"3\" after undo (usage: undo [count])"),
+        ("undo 0", .invalidNumber(.undo, "0", expected: "a count of steps (1 or more)"),
+         "\"0\" is not a count of steps (1 or more) (usage: undo [count])"),
+        ("goto", .missingArgument(.goto, "<step>"), "missing <step> (usage: goto <step>)"),
+        ("goto -1", .invalidNumber(.goto, "-1", expected: "a step number as history shows it (0: before the first step)"),
+         "\"-1\" is not a step number as history shows it (0: before the first step) (usage: goto <step>)"),
         ("end now", .unexpectedArgument(.end, "now"), "unexpected \"now\" after end (usage: end)"),
     ])
     func invalidCommandsNameTheProblemAndTheUsage(text: String, error: CommandParseError, message: String) {
@@ -74,6 +83,8 @@ import TODOKit
                 .replacingOccurrences(of: "<title>", with: "Title")
                 .replacingOccurrences(of: "[text]", with: "Text")
                 .replacingOccurrences(of: "[name]", with: "Name")
+                .replacingOccurrences(of: "[count]", with: "2")
+                .replacingOccurrences(of: "<step>", with: "0")
                 .replacingOccurrences(of: "low|medium|high", with: "high")
             #expect(try Command(parsing: example).verb == verb)
             #expect(try Command(parsing: example.uppercased()).verb == verb)

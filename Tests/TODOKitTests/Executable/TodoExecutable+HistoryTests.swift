@@ -33,10 +33,22 @@ import Testing
         #expect(try Self.titles(file) == [])
         guard let history = try Self.todo(file, "history") else { return }
         let lines = history.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
-        #expect(lines[0 ..< 2] == ["Undo (newest first):", "  (none)"])
-        #expect(lines[2] == "Redo (newest first):")
-        #expect(lines[3].hasSuffix("  Add \"Buy milk\"") && lines[4].hasSuffix("  Add \"Buy eggs\""))
+        #expect(lines.count == 4)
+        #expect(lines[1].hasPrefix("*    0 ") && lines[1].hasSuffix("(start)"))
+        #expect(lines[2].hasPrefix(">    1 ") && lines[2].hasSuffix("  Add \"Buy milk\""))
+        #expect(lines[3].hasPrefix(">    2 ") && lines[3].hasSuffix("  Add \"Buy eggs\""))
+
+        // An edit after undo keeps the undone step as a branch, which goto reaches from a
+        // later process.
+        _ = try Self.todo(file, "redo")
+        _ = try Self.todo(file, "add", "Bread")
+        #expect(try Self.titles(file) == ["Buy milk", "Bread"])
+        guard let jump = try Self.todo(file, "goto", "2") else { return }
+        #expect(jump.output == "At step 2 (undid 1, redid 1):\n1. [ ] Buy milk\n2. [ ] Buy eggs\n")
+        #expect(try Self.titles(file) == ["Buy milk", "Buy eggs"])
+        guard let tree = try Self.todo(file, "history") else { return }
+        let drawn = tree.output.split(separator: "\n").dropFirst().map { String($0.dropFirst(26)) }
+        #expect(drawn == ["(start)", "Add \"Buy milk\"", "| Add \"Buy eggs\"", "Add \"Bread\""])
         #expect(history.errors == "")
     }
 
@@ -130,7 +142,7 @@ import Testing
             case .garbage: "\u{1}\u{2}not a history\n{]"
             case .truncated: String(good.prefix(good.count / 2))
             case .futureHeader: good.replacingOccurrences(of: "{\"formatVersion\":1,\"revision\"", with: "{\"formatVersion\":9,\"revision\"")
-            case .futureUndoKitFormat: good.replacingOccurrences(of: "\n{\"formatVersion\":1,", with: "\n{\"formatVersion\":5,")
+            case .futureUndoKitFormat: good.replacingOccurrences(of: "\"formatVersion\":2,\"redo\"", with: "\"formatVersion\":5,\"redo\"")
             case .mismatchedRevision: good.replacingOccurrences(of: "\"revision\":\(revision)}", with: "\"revision\":\(revision - 1)}")
             // Undoing the newest step would remove the first item rather than the one it added.
             case .doesNotFit: good.replacingOccurrences(of: "\"inverse\":{\"at\":1", with: "\"inverse\":{\"at\":0")
@@ -143,7 +155,7 @@ import Testing
             case .garbage: "is damaged: the header is not"
             case .truncated: "is damaged: "
             case .futureHeader: "has format version 9; this todo reads only version 1"
-            case .futureUndoKitFormat: "has format version 5; this todo reads only version 1"
+            case .futureUndoKitFormat: "has format version 5; this todo reads versions 1 to 2"
             case .mismatchedRevision: "belongs to revision 1 of the list, which is at revision 2"
             case .doesNotFit: "does not fit the list"
             }

@@ -76,13 +76,12 @@ import Darwin
             Redo Add "Bread" (items 2 and 3 are back)
             2. [x] Buy eggs
             Removed "Buy milk"
-            Undo (newest first):
-              Remove "Buy milk"
-              Mark "Buy eggs" Done
-              Add "Bread"
-              Add "Buy milk"
-            Redo (newest first):
-              (none)
+            History (* current step, > redo path; goto <step> moves anywhere, goto 0 to the start):
+                 0                    (start)
+                 1  Add "Buy milk"
+                 2  Add "Bread"
+                 3  Mark "Buy eggs" Done
+            *    4  Remove "Buy milk"
 
             """)
         #expect(run.errors == """

@@ -82,28 +82,45 @@ import Testing
         #expect(console.errors.isEmpty)
     }
 
-    @Test func historyListsBothStacksNewestFirst() {
+    @Test func historyDrawsTheTreeAndGotoMovesAcrossBranches() {
         let (repl, console) = Self.make()
         _ = Self.run("add Buy milk", repl, console)
         _ = Self.run("add Buy eggs; add Bread", repl, console)
         _ = Self.run("done 1", repl, console)
         _ = Self.run("undo", repl, console)
+        let legend = "History (* current step, > redo path; goto <step> moves anywhere, goto 0 to the start):"
         #expect(Self.run("history", repl, console) == [
-            "Undo (newest first):",
-            "  2027-01-15 08:00  Add \"Bread\"",
-            "  2027-01-15 08:00  Add \"Buy milk\"",
-            "Redo (newest first):",
-            "  2027-01-15 08:00  Mark \"Buy milk\" Done",
+            legend,
+            "     0                    (start)",
+            "     1  2027-01-15 08:00  Add \"Buy milk\"",
+            "*    2  2027-01-15 08:00  Add \"Bread\"",
+            ">    3  2027-01-15 08:00  Mark \"Buy milk\" Done",
         ])
         repl.session.clock = { Date(timeIntervalSince1970: 1_800_000_000 + 3 * 3600 + 25 * 60) }
         #expect(Self.run("rm 1; history", repl, console) == [
             "Removed \"Buy milk\"",
-            "Undo (newest first):",
-            "  2027-01-15 11:25  Remove \"Buy milk\"  (in progress)",
-            "  2027-01-15 08:00  Add \"Bread\"",
-            "  2027-01-15 08:00  Add \"Buy milk\"",
-            "Redo (newest first):",
-            "  (none)",
+            legend,
+            "     0                    (start)",
+            "     1  2027-01-15 08:00  Add \"Buy milk\"",
+            "     2  2027-01-15 08:00  Add \"Bread\"",
+            // The line's first edit took the redo step into a branch.
+            "     3  2027-01-15 08:00  Mark \"Buy milk\" Done",
+            "*       2027-01-15 11:25  Remove \"Buy milk\"  (in progress)",
+        ])
+        // Once the line ends the step is in the tree, and the undone step stays as a branch.
+        #expect(Self.run("history", repl, console) == [
+            legend,
+            "     0                    (start)",
+            "     1  2027-01-15 08:00  Add \"Buy milk\"",
+            "     2  2027-01-15 08:00  Add \"Bread\"",
+            "     3  2027-01-15 08:00  | Mark \"Buy milk\" Done",
+            "*    4  2027-01-15 11:25  Remove \"Buy milk\"",
+        ])
+        #expect(Self.run("goto 3", repl, console) == [
+            "At step 3 (undid 1, redid 1):",
+            "1. [x] Buy milk",
+            "2. [ ] Buy eggs",
+            "3. [ ] Bread",
         ])
     }
 
