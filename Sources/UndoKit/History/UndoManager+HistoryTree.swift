@@ -206,10 +206,25 @@ extension UndoManager {
         return tree
     }
 
-    /// Called as a new top-level step is about to close outside undo and redo: gives it its
-    /// id and date.
-    func stampClosingStep(in tree: HistoryTreeState) {
-        tree.stamp(undoStack.openTopMetadata(), now: historyTreeNow())
+    /// Called as a new top-level step is about to close outside undo and redo: gives it a
+    /// new node, and remembers the current node, below which an empty group's close puts the
+    /// redo steps it ends.
+    ///
+    /// Always a new node: an open group never has one of its own (a redo nested in it copies
+    /// the redone step's metadata, node included, into it).
+    @inline(never)
+    func stampClosingStep() {
+        guard let tree = storage.pointee.historyTree else { return }
+        tree.parentOfClosingStep = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
+        let metadata = undoStack.openTopMetadata()
+        metadata.node = nil
+        tree.stamp(metadata, now: historyTreeNow())
+    }
+
+    /// After an undo or redo of a top-level step: the new current node was just visited.
+    @inline(never)
+    func visitCurrentNode() {
+        storage.pointee.historyTree?.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
     }
 
     /// The metadata of the current path: the undo stack's closed top-level groups oldest
@@ -236,21 +251,19 @@ extension UndoManager {
 
 extension UndoManager {
     /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied, as
-    /// on Apple platforms; with them its steps become a branch below `parent`, the node that
-    /// was current when they were undone.
+    /// on Apple platforms; with them its steps become a branch below the node that was
+    /// current when they were undone: the newest closed step, or, when the edit is an empty
+    /// group that just closed as a new step (`closedNewStep`), the one current before it.
     @inline(__always)
-    func endRedoForNewEdit(parent: UInt64?) {
+    func endRedoForNewEdit(closedNewStep: Bool) {
         if let tree = storage.pointee.historyTree, tree.keepsBranches {
+            let parent = closedNewStep
+                ? tree.parentOfClosingStep : undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
             detachRedoStack(below: parent, into: tree)
         } else {
             redoStack.removeAll()
         }
         redoStepsWereCleared()
-    }
-
-    /// The node new steps hang below: the newest closed top-level step on the undo stack.
-    var currentNodeIDForNewEdit: UInt64? {
-        storage.pointee.historyTree == nil ? nil : undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
     }
 
     /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
@@ -412,6 +425,7 @@ extension UndoManager {
     /// over, the least recently visited leaf off the path to the current node goes (a branch
     /// tip, or the last step of the redo path); when only the path itself is left, its oldest
     /// step goes, as on Apple platforms.
+    @inline(never)
     func trimHistoryTree() {
         guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return }
         let limit = undoStack.limit

@@ -47,6 +47,9 @@ final class HistoryTreeState {
     /// then reads "unreachable" until ``UndoManager/go(to:)`` brings the node back on the
     /// redo stack).
     var cleanNode: UInt64?
+    /// The node current when the step now closing was opened (see
+    /// `UndoManager.stampClosingStep()`).
+    var parentOfClosingStep: UInt64?
 
     /// Gives `metadata` an id and a date if it has none, and marks it visited now.
     func stamp(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {

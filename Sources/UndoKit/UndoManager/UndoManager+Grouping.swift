@@ -39,12 +39,12 @@ extension UndoManager {
         let closesNewStep = !busy && currentStack.nesting == 1
         let wasClean = undoStack.cleanDistance == 0
         let wasEmpty: Bool
-        // The tree's state is tested once here; nil unless the tree was ever asked for.
-        let tree = storage.pointee.historyTree
-        let parentNode = tree == nil || busy ? nil : currentNodeIDForNewEdit
+        // The history tree is only tested on a new step's close, where it stamps the step;
+        // nil unless the tree was ever asked for.
+        let recordsTree = closesNewStep && storage.pointee.historyTree != nil
         if closesNewStep {
-            if let tree {
-                stampClosingStep(in: tree)
+            if recordsTree {
+                stampClosingStep()
             }
             wasEmpty = storage.pointee.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
         } else {
@@ -54,9 +54,9 @@ extension UndoManager {
             if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
                 parkRedoStackForScope()
             }
-            endRedoForNewEdit(parent: parentNode)
+            endRedoForNewEdit(closedNewStep: closesNewStep)
         }
-        if closesNewStep, let tree, tree.keepsBranches {
+        if recordsTree {
             trimHistoryTree()
         }
         releaseDroppedEntries()

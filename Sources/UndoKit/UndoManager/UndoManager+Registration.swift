@@ -150,7 +150,7 @@ extension UndoManager {
                 if !storage.pointee.undoScopes.isEmpty {
                     parkRedoStackForScope()
                 }
-                endRedoForNewEdit(parent: currentNodeIDForNewEdit)
+                endRedoForNewEdit(closedNewStep: false)
                 releaseDroppedEntries()
                 notifyIfCleanStateChanged(wasClean: wasClean)
                 // Observers hear of a registration only where it changes what they can read:

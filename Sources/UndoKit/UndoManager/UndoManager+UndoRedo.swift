@@ -50,8 +50,8 @@ extension UndoManager {
         } else {
             cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
         }
-        if undoesTopLevelGroup, let tree = storage.pointee.historyTree {
-            tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+        if undoesTopLevelGroup && storage.pointee.historyTree != nil {
+            visitCurrentNode()
         }
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
@@ -99,8 +99,8 @@ extension UndoManager {
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }
-        if redoesTopLevelGroup, let tree = storage.pointee.historyTree {
-            tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+        if redoesTopLevelGroup && storage.pointee.historyTree != nil {
+            visitCurrentNode()
         }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false
