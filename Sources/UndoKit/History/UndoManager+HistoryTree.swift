@@ -309,17 +309,17 @@ extension UndoManager {
     private func ensureNodeMetadata(_ entries: inout [UndoStack.Entry], in tree: HistoryTreeState) -> GroupMetadata {
         switch entries.first {
         case .begin(let metadata?):
-            tree.stamp(metadata, now: historyTreeNow())
+            tree.identify(metadata, now: historyTreeNow())
             return metadata
         case .begin(nil):
             let metadata = GroupMetadata()
             entries[0] = .begin(metadata)
-            tree.stamp(metadata, now: historyTreeNow())
+            tree.identify(metadata, now: historyTreeNow())
             return metadata
         case .singleton(let id, let owner, let handler):
             let metadata = GroupMetadata()
             entries = [.begin(metadata), .action(id, owner, handler), .end(length: 2)]
-            tree.stamp(metadata, now: historyTreeNow())
+            tree.identify(metadata, now: historyTreeNow())
             return metadata
         default:
             preconditionFailure("UndoManager: a closed group starts with its begin mark or is a singleton")

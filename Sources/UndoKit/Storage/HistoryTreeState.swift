@@ -53,12 +53,17 @@ final class HistoryTreeState {
 
     /// Gives `metadata` an id and a date if it has none, and marks it visited now.
     func stamp(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {
+        identify(metadata, now: now())
+        visit(metadata)
+    }
+
+    /// Gives `metadata` an id and a date if it has none; its last visit stays as it was.
+    func identify(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {
         if metadata.nodeID == nil {
             metadata.nodeID = nextNodeID
             nextNodeID += 1
             metadata.date = now()
         }
-        visit(metadata)
     }
 
     /// Marks the node of `metadata` as the one just visited.

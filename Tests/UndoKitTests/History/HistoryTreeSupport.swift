@@ -44,7 +44,9 @@ struct ReferenceTree {
     var current: UInt64?
     var nextID: UInt64 = 1
     var clock = 0
-    var items: [Int] { current.map { nodes[$0]!.items } ?? [] }
+    /// The document at the start: what trimmed steps left behind.
+    var startItems: [Int] = []
+    var items: [Int] { current.map { nodes[$0]!.items } ?? startItems }
 
     init(keepsBranches: Bool) {
         self.keepsBranches = keepsBranches
@@ -76,6 +78,27 @@ struct ReferenceTree {
         nextID += 1
         nodes[id] = Node(parent: current, name: "Add \(value)", items: items + [value], lastVisit: 0)
         visit(id)
+    }
+
+    /// Drops the least recently visited leaf off the path to the current node until at most
+    /// `limit` nodes remain; with only that path left, its oldest node (whose children become
+    /// roots).
+    mutating func trim(to limit: Int) {
+        while nodes.count > limit {
+            let onPath = Set(path(to: current))
+            let parents = Set(nodes.values.compactMap(\.parent))
+            let leaves = nodes.keys.filter { !parents.contains($0) && !onPath.contains($0) }
+            if let leaf = leaves.min(by: { nodes[$0]!.lastVisit < nodes[$1]!.lastVisit }) {
+                nodes[leaf] = nil
+            } else {
+                let root = path(to: current)[0]
+                startItems = nodes[root]!.items
+                for child in children(of: root) {
+                    nodes[child]!.parent = nil
+                }
+                nodes[root] = nil
+            }
+        }
     }
 
     mutating func removeSubtree(_ id: UInt64) {

@@ -165,6 +165,37 @@ struct HistoryTreeTests {
         }
     }
 
+    @Test("with levelsOfUndo, random histories trim the least recently visited leaves, as the reference tree does",
+          arguments: [UInt64(41), 42, 43, 44])
+    func randomizedWithLimit(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let (manager, document) = makeManager(branches: true)
+        manager.levelsOfUndo = 8
+        var model = ReferenceTree(keepsBranches: true)
+        var log: [String] = []
+        for step in 0..<300 {
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0...2:
+                document.add(step); model.add(step); model.trim(to: 8)
+                log.append("add \(step)")
+            case 3...4:
+                manager.undo(); model.undo()
+                log.append("undo")
+            case 5:
+                manager.redo(); model.redo()
+                log.append("redo")
+            default:
+                let ids = Array(model.nodes.keys) + [0]
+                let pick = ids.randomElement(using: &random)!
+                let target = pick == 0 ? nil : manager.historyTree.node(UndoTree.NodeID(rawValue: pick))
+                manager.go(to: target); model.go(to: pick == 0 ? nil : pick)
+                log.append("go \(pick)")
+            }
+            expectMatches(manager, document, model, "seed \(seed) after \(log.suffix(6))")
+            if document.items != model.items { return }
+        }
+    }
+
     @Test("go(to:) and back leaves the model and the tree unchanged", arguments: [UInt64(11), 12, 13])
     func goAndBack(seed: UInt64) {
         var random = SplitMix64(seed: seed)
