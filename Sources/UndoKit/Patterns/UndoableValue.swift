@@ -84,6 +84,10 @@ public final class UndoableValue<Value> {
     /// change the outer one would overwrite.
     private var isModifying = false
 
+    /// Whether ``modify(actionName:_:)`` is performing its step, whose callback it makes
+    /// itself once the step is named.
+    private var isPerformingModify = false
+
     /// Creates an undoable value whose changes `undoManager` records.
     ///
     /// Creating it records nothing: the initial value is where undo stops.
@@ -152,38 +156,90 @@ public final class UndoableValue<Value> {
             defer { isModifying = false }
             result = try body(&newValue)
         }
-        let change = install(newValue, kind: .modify)
+        let oldValue = value
+        // A command that holds the value on the other side of the change, so that the step
+        // can be saved with the manager's history when `Value` is `Codable`
+        // (`undoHistory(of: UndoableValue<Value>.Snapshot.self)`). Performing it installs
+        // the new value; the stacks hold the snapshot, never this object or the manager.
+        isPerformingModify = true
+        undoManager.perform(Snapshot(otherValue: newValue), on: self)
+        isPerformingModify = false
+        // Only for a new change: an undo or redo step keeps the cost it was recorded with.
+        if let snapshotCost {
+            undoManager.setActionCost(snapshotCost(oldValue))
+        }
         if let actionName {
             undoManager.setActionName(actionName)
         }
         // Last, so that the callback sees the step fully recorded, name included.
-        onChange?(change)
+        onChange?(Change(oldValue: oldValue, newValue: value, kind: .modify))
         return result
     }
 
-    /// Installs `newValue` and registers the undo that puts back the value it replaces; the
-    /// undo does the same, so it registers the redo, and so on.
-    private func install(_ newValue: Value, kind: Change.Kind) -> Change {
+    /// Swaps ``value`` with a step's snapshot: what a step's execute and undo both do, so
+    /// undo and redo move the same step between the stacks.
+    fileprivate func exchange(_ snapshot: inout Value) {
         let oldValue = value
-        value = newValue
-        // The handler receives the target rather than capturing `self`, and captures the
-        // manager not at all: the stacks hold a snapshot, never the value or the manager.
-        undoManager.registerUndo(withTarget: self) { undoable in
-            undoable.restore(oldValue)
-        }
-        // Only for a new change: an undo or redo step keeps the cost it was recorded with.
-        if kind == .modify, let snapshotCost {
-            undoManager.setActionCost(snapshotCost(oldValue))
-        }
-        return Change(oldValue: oldValue, newValue: newValue, kind: kind)
-    }
-
-    /// Puts back a snapshot during an undo or a redo.
-    private func restore(_ snapshot: Value) {
-        let change = install(snapshot, kind: undoManager.isUndoing ? .undo : .redo)
-        onChange?(change)
+        swap(&value, &snapshot)
+        guard !isPerformingModify else { return }
+        onChange?(Change(oldValue: oldValue, newValue: value, kind: undoManager.isUndoing ? .undo : .redo))
     }
 }
+
+extension UndoableValue {
+    /// The step ``UndoableValue/modify(actionName:_:)`` records: the value on the other side
+    /// of the change (the older value while the step can be undone, the newer while it can
+    /// be redone). Undo and redo swap it with ``UndoableValue/value``.
+    ///
+    /// When `Value` is `Codable`, so is the snapshot, and the manager's history of an
+    /// undoable value can be saved and restored like any command history:
+    ///
+    /// ```swift
+    /// let history = try manager.undoHistory(of: UndoableValue<[Todo]>.Snapshot.self)
+    /// let data = try history.encoded()
+    /// // Later, with a value holding what `todos.value` held when the history was taken:
+    /// try restoredManager.restoreUndoHistory(UndoHistory<UndoableValue<[Todo]>.Snapshot>(encoded: data), on: restoredTodos)
+    /// ```
+    public struct Snapshot: UndoableCommand {
+        /// The value this step puts back.
+        ///
+        /// ```swift
+        /// history.undoSteps.last?.commands.last?.otherValue   // what undo would restore
+        /// ```
+        public var otherValue: Value
+
+        /// Creates a step that puts back `otherValue`.
+        ///
+        /// ```swift
+        /// let step = UndoableValue<Int>.Snapshot(otherValue: 1)
+        /// ```
+        public init(otherValue: Value) {
+            self.otherValue = otherValue
+        }
+
+        /// Swaps the snapshot in: performs a change, or redoes it.
+        ///
+        /// ```swift
+        /// manager.redo()   // runs execute(on:) of the step on the redo stack
+        /// ```
+        public mutating func execute(on model: UndoableValue<Value>) {
+            model.exchange(&otherValue)
+        }
+
+        /// Swaps the snapshot in: undoes the change.
+        ///
+        /// ```swift
+        /// manager.undo()   // runs undo(on:) of the step on the undo stack
+        /// ```
+        public mutating func undo(on model: UndoableValue<Value>) {
+            model.exchange(&otherValue)
+        }
+    }
+}
+
+extension UndoableValue.Snapshot: Codable where Value: Codable {}
+extension UndoableValue.Snapshot: Equatable where Value: Equatable {}
+extension UndoableValue.Snapshot: Sendable where Value: Sendable {}
 
 extension UndoableValue {
     /// One change of an ``UndoableValue``, as ``UndoableValue/onChange`` reports it.

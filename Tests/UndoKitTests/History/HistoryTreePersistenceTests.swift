@@ -138,3 +138,36 @@ struct HistoryTreePersistenceTests {
         #expect(!restored.isClean)
     }
 }
+
+@Suite("History tree: UndoableValue histories")
+struct UndoableValueHistoryTests {
+    @Test("an UndoableValue's history of Codable values saves and restores, branches included")
+    func undoableValueHistory() throws {
+        let manager = UndoManager()
+        manager.keepsRedoBranches = true
+        let text = UndoableValue("", undoManager: manager)
+        text.modify(actionName: "Type a") { $0 += "a" }
+        manager.runLoop.tick()
+        text.modify(actionName: "Type b") { $0 += "b" }
+        manager.runLoop.tick()
+        manager.undo()
+        text.modify(actionName: "Type c") { $0 += "c" }
+        manager.runLoop.tick()
+        #expect(text.value == "ac")
+
+        let data = try manager.undoHistory(of: UndoableValue<String>.Snapshot.self).encoded()
+
+        let restoredManager = UndoManager()
+        restoredManager.keepsRedoBranches = true
+        let restored = UndoableValue("ac", undoManager: restoredManager)
+        var changes: [String] = []
+        restored.onChange = { changes.append("\($0.kind): \($0.oldValue) → \($0.newValue)") }
+        try restoredManager.restoreUndoHistory(UndoHistory<UndoableValue<String>.Snapshot>(encoded: data), on: restored)
+        #expect(restoredManager.historyTree.nodes.map(\.actionName) == ["Type a", "Type b", "Type c"])
+        restoredManager.go(to: restoredManager.historyTree.nodes[1])
+        #expect(restored.value == "ab")
+        #expect(changes == ["undo: ac → a", "redo: a → ab"])
+        restoredManager.go(to: nil)
+        #expect(restored.value == "")
+    }
+}
