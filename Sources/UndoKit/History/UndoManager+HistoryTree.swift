@@ -361,6 +361,10 @@ extension UndoManager {
         for (index, id) in undoIDs.enumerated() {
             undoIndex[id] = index
         }
+        var redoIndex: [UInt64: Int] = [:]
+        for (index, id) in redoIDs.enumerated() {
+            redoIndex[id] = index
+        }
         // The nodes from `target` up to, not including, its nearest ancestor on the undo path.
         var chain: [UInt64] = []
         var cursor = target
@@ -371,7 +375,7 @@ extension UndoManager {
                 break
             }
             chain.append(id)
-            if let index = redoIDs.firstIndex(of: id) {
+            if let index = redoIndex[id] {
                 cursor = index == 0 ? undoIDs.last : redoIDs[index - 1]
             } else if let step = tree.branches[id] {
                 cursor = step.parent
