@@ -28,9 +28,12 @@ public struct SavedHistory: Equatable, Sendable {
     /// The version of the header this version writes, and the newest it reads.
     ///
     /// ```swift
-    /// SavedHistory.formatVersion   // 1
+    /// SavedHistory.formatVersion   // 2
     /// ```
-    public static let formatVersion = 1
+    ///
+    /// Version 2 appends the history's changes after the base (see `SavedHistory+Log.swift`);
+    /// version 1 files, a header and a whole history, still read.
+    public static let formatVersion = 2
 
     /// The file's suffix beside the data file: `todo.json.history`.
     ///
@@ -53,6 +56,23 @@ public struct SavedHistory: Equatable, Sendable {
     /// ```
     public var history: UndoHistory<TODOCommand>
 
+    /// How many changes follow the base in the file this was read from (0 for a history
+    /// written whole): the REPL writes the base again when they add up.
+    ///
+    /// ```swift
+    /// saved.changeCount   // 0 right after a compaction
+    /// ```
+    public var changeCount = 0
+
+    /// Where every step is, when every step has an id (always, for files this version
+    /// writes): what a change appended after this history is computed against. `nil` for a
+    /// version 1 file.
+    ///
+    /// ```swift
+    /// saved.layout?.current   // the step the list is at
+    /// ```
+    public var layout: Layout?
+
     /// Pairs a history with the revision of the list it belongs to.
     ///
     /// ```swift
@@ -61,6 +81,7 @@ public struct SavedHistory: Equatable, Sendable {
     public init(revision: UInt64, history: UndoHistory<TODOCommand>) {
         self.revision = revision
         self.history = history
+        layout = Tree(history)?.layout
     }
 
     /// The file's bytes.
@@ -145,7 +166,7 @@ public struct SavedHistory: Equatable, Sendable {
 
     /// `{"discardable":true,"items":[…],"name":"…"}`, as UndoKit's `Codable` conformance writes
     /// a group: the flag only when set, the name only when there is one.
-    private static func write(_ group: UndoHistory<TODOCommand>.Group, to writer: inout JSONWriter) {
+    static func write(_ group: UndoHistory<TODOCommand>.Group, to writer: inout JSONWriter) {
         writer.append("{")
         if let date = group.date {
             writer.appendKey("date")
@@ -265,11 +286,14 @@ public struct SavedHistory: Equatable, Sendable {
         guard version <= Self.formatVersion else {
             throw .unsupportedVersion(found: version, supported: Self.formatVersion)
         }
-        guard version >= 1, let revision = try? decoder.decode(Header.self, from: header).revision else {
+        guard version >= 1, let baseRevision = try? decoder.decode(Header.self, from: header).revision else {
             throw .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")
         }
+        let body = bytes[(newline + 1)...]
+        // Version 2: the base is the first line of the body, its changes follow.
+        let baseEnd = version >= 2 ? (body.firstIndex(of: 0x0A) ?? body.endIndex) : body.endIndex
         do {
-            history = try UndoHistory(encoded: Data(bytes[(newline + 1)...]))
+            history = try UndoHistory(encoded: Data(body[..<baseEnd]))
         } catch {
             switch error {
             case .unsupportedVersion(let found, let supported):
@@ -278,6 +302,44 @@ public struct SavedHistory: Equatable, Sendable {
                 throw .corrupt(reason: error.description)
             }
         }
+        var revision = baseRevision
+        var tree = Tree(history)
+        var changes = 0
+        var lineStart = baseEnd == body.endIndex ? body.endIndex : baseEnd + 1
+        while lineStart < body.endIndex {
+            let lineEnd = body[lineStart...].firstIndex(of: 0x0A)
+            guard let payload = lineEnd.flatMap({ TODOStore.verifiedPayload(body[lineStart..<$0]) }) else {
+                // A change cut short by a crash, or lost with the data after it in a power cut:
+                // the history stops there (behind the list, which the reader then drops). Any
+                // complete line after it means damage instead.
+                if let lineEnd, body[(lineEnd + 1)...].contains(0x0A) {
+                    throw .corrupt(reason: "change \(changes + 1) after the base is damaged")
+                }
+                break
+            }
+            guard var current = tree else {
+                throw .corrupt(reason: "changes follow a base whose steps have no ids")
+            }
+            let change: Change
+            do {
+                change = try JSONDecoder().decode(Change.self, from: Data(payload))
+            } catch {
+                throw .corrupt(reason: "change \(changes + 1) after the base is not a history change")
+            }
+            guard change.revision > revision else {
+                throw .corrupt(reason: "change \(changes + 1) is for revision \(change.revision), not after \(revision)")
+            }
+            try current.apply(change)
+            tree = current
+            revision = change.revision
+            changes += 1
+            lineStart = lineEnd! + 1
+        }
+        if changes > 0, let tree {
+            history = tree.history
+        }
+        changeCount = changes
+        layout = tree?.layout
         self.revision = revision
     }
 

@@ -82,7 +82,7 @@ extension TODOStore {
 
     /// `<crc32 of payload, 8 lowercase hex digits> <payload>\n`: the checksum makes the line
     /// self-checking, so a line torn by a crash can never be mistaken for a change.
-    private static func framedLine(_ payload: [UInt8]) -> [UInt8] {
+    static func framedLine(_ payload: [UInt8]) -> [UInt8] {
         let checksum = String(CRC32.checksum(payload), radix: 16)
         var line = Array(repeating: UInt8(ascii: "0"), count: 8 - checksum.utf8.count)
         line += checksum.utf8
@@ -93,7 +93,7 @@ extension TODOStore {
     }
 
     /// The payload of a framed line (without its newline), or `nil` if the checksum fails.
-    private static func verifiedPayload(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    static func verifiedPayload(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard line.count >= 9, line[line.startIndex + 8] == UInt8(ascii: " ") else { return nil }
         var expected: UInt32 = 0
         for byte in line.prefix(8) {

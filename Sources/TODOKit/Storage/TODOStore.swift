@@ -172,5 +172,7 @@ extension TODOStore {
         /// A compaction has put its new snapshot in place and not yet replaced the journal:
         /// the point a crash would leave a new snapshot beside the old journal.
         case replacedSnapshot
+        /// A change of the undo history is about to be appended to the history file.
+        case appendingHistoryChange
     }
 }

@@ -1,6 +1,13 @@
 import Foundation
 import UndoKit
 
+/// What the history file holds, as a REPL last wrote or read it (see `REPL.historyOnDisk`).
+struct HistoryOnDisk {
+    var revision: UInt64
+    var layout: SavedHistory.Layout
+    var changeCount: Int
+}
+
 extension REPL {
     /// What happened to the saved undo history when the list was (re)loaded.
     enum HistoryAdoption: Equatable {
@@ -49,6 +56,7 @@ extension REPL {
         } catch {
             return dropHistory(replica, error)
         }
+        historyOnDisk = saved.layout.map { HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: saved.changeCount) }
         return .restored(steps: session.undoManager.undoCount + session.undoManager.redoCount)
     }
 
@@ -70,16 +78,35 @@ extension REPL {
     }
 
     private func dropHistory(_ replica: TODOReplica, _ error: SavedHistoryError) -> HistoryAdoption {
+        historyOnDisk = nil
         notice("undo history dropped: \(replica.store.historyURL.path) \(error); the list is not affected")
         return .dropped
     }
 
-    /// Saves the session's undo history beside the list, as belonging to the replica's
-    /// revision; called right after a commit, with the lock still held. A failure is reported
-    /// but is no error of the line: the list is saved, and a later `todo` that finds the
-    /// history out of date drops it with a warning.
-    func saveHistory(_ replica: TODOReplica, holding lock: borrowing TODOStore.Lock) {
+    /// Saves the session's undo history after the commit that moved the list from
+    /// `revisionBefore` to the replica's revision, under the same lock.
+    ///
+    /// When the file holds the history of `revisionBefore` as this REPL last saw it, only
+    /// what changed is appended (see `SavedHistory+Log.swift`): the steps this line made or
+    /// moved, the steps trimmed, the current step and the redo path. Otherwise, every 100
+    /// changes, and when the journal was just compacted into a new snapshot, the history is
+    /// written whole.
+    func saveHistory(_ replica: TODOReplica, after revisionBefore: UInt64, holding lock: borrowing TODOStore.Lock) {
         let limit = replica.store.options.historyLimit
+        let compacted = (replica.journal?.recordCount ?? 0) == 0
+        if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.changeCount < 100, !compacted,
+           session.undoManager.groupingLevel == 0,
+           let change = historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
+            do {
+                try replica.store.appendHistoryChange(change.change, holding: lock)
+                historyOnDisk = HistoryOnDisk(revision: replica.revision, layout: change.layout, changeCount: onDisk.changeCount + 1)
+                return
+            } catch {
+                // Written whole below instead, which replaces whatever the append left.
+                historyOnDisk = nil
+            }
+        }
+        historyOnDisk = nil
         guard var history = session.savableHistory() else {
             notice("undo history not saved: it holds steps that are not TODO commands")
             return
@@ -88,11 +115,32 @@ extension REPL {
         if limit == 0 {
             history.redoSteps.removeAll()
         }
+        let saved = SavedHistory(revision: replica.revision, history: history)
         do {
-            try replica.store.saveHistory(SavedHistory(revision: replica.revision, history: history), holding: lock)
+            try replica.store.saveHistory(saved, holding: lock)
+            historyOnDisk = saved.layout.map { HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: 0) }
         } catch {
             notice("undo history not saved: \(error)")
         }
+    }
+
+    /// What changed in the history since `saved`, as a change of `revision`; `nil` when a
+    /// step cannot be read as TODO commands (the history is then written whole, which says
+    /// why it cannot be saved).
+    private func historyChange(
+        since saved: SavedHistory.Layout, revision: UInt64, limit: Int
+    ) -> (change: SavedHistory.Change, layout: SavedHistory.Layout)? {
+        // With no history kept, the file holds an empty one.
+        let layout = limit == 0 ? SavedHistory.Layout.empty : SavedHistory.Layout(session.undoManager.historyTree)
+        let (changed, removed) = layout.changes(since: saved)
+        var steps: [UndoHistory<TODOCommand>.BranchStep] = []
+        for id in changed {
+            guard let group = try? session.undoManager.undoHistoryStep(id, of: TODOCommand.self) else { return nil }
+            steps.append(UndoHistory.BranchStep(parent: layout.places[id]?.parent, step: group))
+        }
+        let change = SavedHistory.Change(
+            revision: revision, steps: steps, removed: removed, current: layout.current, redoPath: layout.redoPath)
+        return (change, layout)
     }
 
     /// A step's date as the `history` command shows it: `2026-11-23 14:05` in `timeZone`.

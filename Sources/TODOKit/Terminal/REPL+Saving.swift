@@ -41,9 +41,10 @@ extension REPL {
         unsavedChanges += session.takeChanges()
         if !unsavedChanges.isEmpty {
             do {
+                let revisionBefore = replica.revision
                 try replica.commit(unsavedChanges, holding: lock)
                 unsavedChanges.removeAll()
-                saveHistory(replica, holding: lock)
+                saveHistory(replica, after: revisionBefore, holding: lock)
                 markSaved()
             } catch {
                 reportSaveFailure(error)

@@ -53,6 +53,12 @@ public final class REPL {
     /// Changes the session made that are not yet committed, because a commit failed.
     var unsavedChanges: [TODOList.Change] = []
 
+    /// What the history file holds, as this REPL last wrote or read it: the revision it
+    /// belongs to, where its steps are, and how many changes follow its base. `nil` when the
+    /// next save must write the history whole (none written or read yet, or one that could
+    /// not be appended to).
+    var historyOnDisk: HistoryOnDisk?
+
     /// Whether to announce that another process changed the list. A one-shot command, which
     /// never showed the list, has nothing to announce.
     var reportsOutsideChanges = true

@@ -44,6 +44,42 @@ extension UndoManager {
         return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark(in: tree))
     }
 
+    /// One step of the history, as ``undoHistory(of:)`` would hold it: the group of node `id`
+    /// of ``historyTree``, in the form its place holds it (an undo step as undo reverts it, a
+    /// redo or branch step as redo performs it), with its id and date. `nil` for an id the
+    /// tree does not have.
+    ///
+    /// O(steps) to find the node, then O(the step's size): for saving a history step by step
+    /// (append what changed after each edit) instead of whole.
+    ///
+    /// ```swift
+    /// let tree = manager.historyTree
+    /// if let current = tree.current {
+    ///     let step = try manager.undoHistoryStep(current, of: AddItem.self)   // the newest step
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``UndoHistoryError/notACommand(stack:stepIndex:)`` if the step holds
+    ///   anything but `Command`s; ``UndoHistoryError/groupOpen(groupingLevel:)`` while a group
+    ///   is open.
+    public func undoHistoryStep<Command: UndoableCommand & Codable>(
+        _ id: UndoTree.NodeID, of _: Command.Type
+    ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
+        let level = undoStack.nesting + redoStack.nesting
+        guard level == 0 else { throw .groupOpen(groupingLevel: level) }
+        guard let tree = storage.pointee.historyTree else { return nil }
+        if let step = tree.branches[id.rawValue] {
+            return try HistoryReader<Command>(stack: "branch", runsExecute: true).steps(of: step.entries).first
+        }
+        if let entries = undoStack.closedTopLevelGroupEntries(ofNode: id.rawValue) {
+            return try HistoryReader<Command>(stack: "undo", runsExecute: false).steps(of: entries).first
+        }
+        if let entries = redoStack.closedTopLevelGroupEntries(ofNode: id.rawValue) {
+            return try HistoryReader<Command>(stack: "redo", runsExecute: true).steps(of: entries).first
+        }
+        return nil
+    }
+
     /// Rebuilds the undo and redo stacks from a history taken by ``undoHistory(of:)``, with
     /// `model` as every step's model.
     ///

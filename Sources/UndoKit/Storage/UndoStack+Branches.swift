@@ -95,6 +95,19 @@ extension UndoStack {
         return nil
     }
 
+    /// The entries of the closed top-level group whose node is `id`, oldest first; `nil` if
+    /// no such group is on this stack.
+    func closedTopLevelGroupEntries(ofNode id: UInt64) -> [Entry]? {
+        var end = closedTopLevelEnd
+        for start in closedTopLevelStartsNewestFirst() {
+            if case .begin(let metadata?) = entries[start], metadata.nodeID == id {
+                return entries.elements(in: start..<end)
+            }
+            end = start
+        }
+        return nil
+    }
+
     /// The metadata of the oldest closed top-level group.
     var oldestClosedTopLevelMetadata: GroupMetadata? {
         guard closedTopLevelGroupCount > 0, case .begin(let metadata) = entries[head] else { return nil }

@@ -136,16 +136,27 @@ import Testing
     enum Damage: String, CaseIterable, Sendable {
         case empty, garbage, truncated, futureHeader, futureUndoKitFormat, mismatchedRevision, doesNotFit
 
+        /// `good` is a header, the base (the first add) and one change (the second add).
         func apply(to good: String, revision: UInt64) -> String {
+            let lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             switch self {
-            case .empty: ""
-            case .garbage: "\u{1}\u{2}not a history\n{]"
-            case .truncated: String(good.prefix(good.count / 2))
-            case .futureHeader: good.replacingOccurrences(of: "{\"formatVersion\":1,\"revision\"", with: "{\"formatVersion\":9,\"revision\"")
-            case .futureUndoKitFormat: good.replacingOccurrences(of: "\"formatVersion\":2,\"redo\"", with: "\"formatVersion\":5,\"redo\"")
-            case .mismatchedRevision: good.replacingOccurrences(of: "\"revision\":\(revision)}", with: "\"revision\":\(revision - 1)}")
-            // Undoing the newest step would remove the first item rather than the one it added.
-            case .doesNotFit: good.replacingOccurrences(of: "\"inverse\":{\"at\":1", with: "\"inverse\":{\"at\":0")
+            case .empty: return ""
+            case .garbage: return "\u{1}\u{2}not a history\n{]"
+            // Cut in the middle of the base, where a crash cannot leave it (it is replaced whole).
+            case .truncated: return lines[0] + "\n" + lines[1].prefix(lines[1].count / 2)
+            case .futureHeader:
+                return good.replacingOccurrences(of: "{\"formatVersion\":2,\"revision\"", with: "{\"formatVersion\":9,\"revision\"")
+            case .futureUndoKitFormat:
+                return good.replacingOccurrences(of: "\"formatVersion\":2,\"redo\"", with: "\"formatVersion\":5,\"redo\"")
+            // The last change lost, as after a power cut: the history is a revision behind.
+            case .mismatchedRevision: return lines[0 ..< 2].joined(separator: "\n") + "\n"
+            // Undoing the newest step would remove the first item rather than the one it added;
+            // the change line is framed again, as if written so.
+            case .doesNotFit:
+                let payload = String(lines[2].dropFirst(9))
+                    .replacingOccurrences(of: "\"inverse\":{\"at\":1", with: "\"inverse\":{\"at\":0")
+                let framed = String(decoding: TODOStore.framedLine(Array(payload.utf8)), as: UTF8.self)
+                return lines[0 ..< 2].joined(separator: "\n") + "\n" + framed
             }
         }
 
@@ -154,7 +165,7 @@ import Testing
             case .empty: "is damaged: no header line"
             case .garbage: "is damaged: the header is not"
             case .truncated: "is damaged: "
-            case .futureHeader: "has format version 9; this todo reads only version 1"
+            case .futureHeader: "has format version 9; this todo reads versions 1 to 2"
             case .futureUndoKitFormat: "has format version 5; this todo reads versions 1 to 2"
             case .mismatchedRevision: "belongs to revision 1 of the list, which is at revision 2"
             case .doesNotFit: "does not fit the list"

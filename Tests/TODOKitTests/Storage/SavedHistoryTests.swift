@@ -39,7 +39,7 @@ import UndoKit
         let saved = SavedHistory(revision: 7, history: history)
         let bytes = try saved.encoded()
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("{\"formatVersion\":1,\"revision\":7}\n{\"clean\":"))
+        #expect(text.hasPrefix("{\"formatVersion\":2,\"revision\":7}\n{\"clean\":"))
         #expect(text.contains("},\"formatVersion\":2,\"redo\":["))
         #expect(try SavedHistory(decoding: bytes) == saved)
     }
@@ -99,7 +99,7 @@ import UndoKit
         ("{\"formatVersion\":1}\n{}", .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")),
         ("{\"formatVersion\":0,\"revision\":1}\n{}", .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")),
         ("{\"formatVersion\":1,\"revision\":-1}\n{}", .corrupt(reason: "the header is not {\"formatVersion\":…,\"revision\":…}")),
-        ("{\"formatVersion\":2,\"revision\":1}\nanything", .unsupportedVersion(found: 2, supported: 1)),
+        ("{\"formatVersion\":3,\"revision\":1}\nanything", .unsupportedVersion(found: 3, supported: 2)),
         ("{\"formatVersion\":1,\"revision\":1}\n{\"formatVersion\":4,\"undo\":[],\"redo\":[]}", .unsupportedVersion(found: 4, supported: 2)),
     ])
     func badFilesThrowATypedError(text: String, expected: SavedHistoryError) {
@@ -164,6 +164,7 @@ import UndoKit
 
         let failing = TODOStore(fileURL: url) { step in
             if case .wroteTemporaryFile(let temporary) = step, temporary.lastPathComponent.contains(".history.") { throw DiskFull() }
+            if case .appendingHistoryChange = step { throw DiskFull() }
         }
         let failingConsole = ScriptedConsole()
         let other = REPL(session: EditingSession(), store: failing, console: failingConsole.console)
