@@ -115,6 +115,8 @@ extension REPL {
         if limit == 0 {
             history.redoSteps.removeAll()
         }
+        // The list on disk is the saved state, as every appended change says too.
+        history.cleanMark = .current
         let saved = SavedHistory(revision: replica.revision, history: history)
         do {
             try replica.store.saveHistory(saved, holding: lock)
