@@ -26,7 +26,7 @@ git worktree add --detach "$work/old" "$old_commit" >/dev/null 2>&1
 cp "$work/old/.build/release/todo" "$work/todo-old"
 
 python3 - "$work" "$runs" <<'PY'
-import os, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, threading, time
 
 work, runs = sys.argv[1], int(sys.argv[2])
 builds = {"old": f"{work}/todo-old", "new": f"{work}/todo-new"}
@@ -36,8 +36,12 @@ def piped(todo, path, lines, env=None):
     single-add lines appeared."""
     process = subprocess.Popen([todo, "--file", path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, env=env or {})
-    process.stdin.write(("\n".join(lines) + "\n").encode())
-    process.stdin.close()
+    # Fed from a thread: written all at once, the input would fill the pipe while todo waits
+    # for its output to be read.
+    def feed():
+        process.stdin.write(("\n".join(lines) + "\n").encode())
+        process.stdin.close()
+    threading.Thread(target=feed, daemon=True).start()
     stamps = [time.perf_counter()]
     for _ in process.stdout:
         stamps.append(time.perf_counter())

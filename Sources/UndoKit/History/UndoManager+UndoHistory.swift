@@ -117,10 +117,10 @@ extension UndoManager {
         try Self.checkTree(of: history)
         let wasClean = undoStack.cleanDistance == 0
         for step in history.redoSteps {
-            push(step, onto: &redoStack, model: model, runsExecute: true, isTopLevel: true)
+            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isTopLevel: true)
         }
         for step in history.undoSteps {
-            push(step, onto: &undoStack, model: model, runsExecute: false, isTopLevel: true)
+            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, isTopLevel: true)
         }
         let hasTree = storage.pointee.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
@@ -189,7 +189,7 @@ extension UndoManager {
         if tree.keepsBranches {
             for branch in history.branches {
                 // Built on top of the redo stack, where a branch step's form lives, and taken off.
-                push(branch.step, onto: &redoStack, model: model, runsExecute: true, isTopLevel: true)
+                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isTopLevel: true)
                 var entries = redoStack.popNewestTopLevelGroupEntries()
                 let metadata: GroupMetadata
                 if case .begin(let existing?) = entries.first {
@@ -254,7 +254,7 @@ extension UndoManager {
 
     private func push<Command: UndoableCommand>(
         _ group: UndoHistory<Command>.Group, onto stack: inout UndoStack,
-        model: Command.Model, runsExecute: Bool, isTopLevel: Bool
+        model reference: ModelReference, runsExecute: Bool, isTopLevel: Bool
     ) where Command.Model: AnyObject {
         stack.pushBegin()
         if isTopLevel && (group.actionName != nil || group.isDiscardable) {
@@ -265,9 +265,9 @@ extension UndoManager {
         for item in group.items {
             switch item {
             case .command(let command):
-                stack.pushCommand(CommandEntry.make(command, on: model, runsExecute: runsExecute))
+                stack.pushCommand(CommandEntry.make(command, on: reference, runsExecute: runsExecute))
             case .group(let nested):
-                push(nested, onto: &stack, model: model, runsExecute: runsExecute, isTopLevel: false)
+                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, isTopLevel: false)
             }
         }
         stack.closeGroup(discardIfEmpty: false)

@@ -15,21 +15,23 @@ class CommandEntry: UndoStepOwner {
     /// Whether the next run calls `execute(on:)` (the entry is a redo) rather than
     /// `undo(on:)` (an undo). Each run flips it.
     ///
-    /// Declared first, so that it packs beside ``UndoStepOwner/isCommand`` and
-    /// the object stays at 40 bytes, a 48-byte malloc chunk, for a command of no stored properties (with the
-    /// flag last it was 41 bytes, a 64-byte chunk).
+    /// Declared first, so that it packs beside ``UndoStepOwner/isCommand`` and the object
+    /// is 32 bytes, a 32-byte malloc chunk, for a command of no stored properties.
     /// Unchecked exclusivity: only the manager's undo or redo writes it, on an entry it has
     /// popped, which no other code reaches until it is pushed again.
     @exclusivity(unchecked) var runsExecute: Bool
-    /// The model the command runs on; a step whose model is gone is skipped (spec H3).
-    weak let model: AnyObject?
-    /// `ObjectIdentifier(model)` when recorded, the step's target identity.
-    let modelID: ObjectIdentifier
+    /// The weak reference to the model, shared with the commands performed on the same model
+    /// just before (see ``ModelReference``).
+    let modelReference: ModelReference
 
-    fileprivate init(model: AnyObject, runsExecute: Bool) {
+    /// The model the command runs on; a step whose model is gone is skipped (spec H3).
+    var model: AnyObject? { modelReference.object }
+    /// `ObjectIdentifier(model)` when recorded, the step's target identity.
+    var modelID: ObjectIdentifier { modelReference.id }
+
+    fileprivate init(modelReference: ModelReference, runsExecute: Bool) {
         self.runsExecute = runsExecute
-        self.model = model
-        self.modelID = ObjectIdentifier(model)
+        self.modelReference = modelReference
         super.init(isCommand: true)
     }
 
@@ -47,17 +49,49 @@ class CommandEntry: UndoStepOwner {
         preconditionFailure("CommandEntry.run() must be overridden")
     }
 
+    /// Runs the command on `model`, this entry's model, already loaded: a run of commands on
+    /// one model loads it once (spec H3).
+    func run(on model: AnyObject) {
+        preconditionFailure("CommandEntry.run(on:) must be overridden")
+    }
+
     /// A new entry for `command` on `model`, for history code; ``UndoManager/perform(_:on:)``
     /// makes its own through a cached metatype.
     ///
     /// ```swift
-    /// let entry = CommandEntry.make(AddItem(title: "Milk"), on: list, runsExecute: false)
+    /// let entry = CommandEntry.make(AddItem(title: "Milk"), on: ModelReference(list), runsExecute: false)
     /// manager.undoStack.pushCommand(entry)   // inside an open group
     /// ```
     static func make<Command: UndoableCommand>(
-        _ command: Command, on model: Command.Model, runsExecute: Bool
+        _ command: Command, on model: ModelReference, runsExecute: Bool
     ) -> CommandEntry where Command.Model: AnyObject {
         TypedCommandEntry(command, on: model, runsExecute: runsExecute)
+    }
+}
+
+/// The weak reference to the model of commands, shared by consecutive commands on the same
+/// object, as ``ActionTarget`` is by closures (spec H3: the manager never keeps a model
+/// alive, and skips a command whose model is gone).
+///
+/// Shared for two reasons: a command then costs no weak reference of its own (forming and
+/// destroying one are atomic operations on the model's side table), and undo and redo load
+/// the model once for a run of steps holding the same reference. The same reference object
+/// proves the same model.
+final class ModelReference {
+    weak let object: AnyObject?
+    /// `ObjectIdentifier(object)` as it was when made.
+    let id: ObjectIdentifier
+    /// Never read: an unowned reference keeps the model's memory allocated (not the model
+    /// alive: its `deinit` runs when its last strong reference goes), so no other object can
+    /// be made at its address while this reference exists. An equal identifier therefore
+    /// proves the same model, which lets `perform(_:on:)` find the shared reference without
+    /// a weak load (two atomic operations per command).
+    private unowned let addressPin: AnyObject
+
+    init(_ object: AnyObject) {
+        self.object = object
+        id = ObjectIdentifier(object)
+        addressPin = object
     }
 }
 
@@ -67,16 +101,22 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
     // The checks cost about 120 instructions per undo (callgrind, W1 with commands).
     @exclusivity(unchecked) private var storedCommand: Command
 
-    required init(_ command: Command, on model: Command.Model, runsExecute: Bool) {
+    required init(_ command: Command, on model: ModelReference, runsExecute: Bool) {
         storedCommand = command
-        super.init(model: model, runsExecute: runsExecute)
+        super.init(modelReference: model, runsExecute: runsExecute)
     }
 
     override var command: Any { storedCommand }
 
     override func run() -> Bool {
         guard let model else { return false }
-        // Sound: the model was recorded as a `Command.Model` by the initializer.
+        run(on: model)
+        return true
+    }
+
+    override func run(on model: AnyObject) {
+        // Sound: whichever commands share the reference, its object was passed to
+        // `perform(_:on:)` as this command's `Command.Model`, so it is one.
         let typedModel = unsafeDowncast(model, to: Command.Model.self)
         if runsExecute {
             storedCommand.execute(on: typedModel)
@@ -84,7 +124,6 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
             storedCommand.undo(on: typedModel)
         }
         runsExecute.toggle()
-        return true
     }
 }
 

@@ -47,7 +47,7 @@ extension UndoManager {
             TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
             in: &storage.pointee.commandEntryClassCache
         )
-        let entry = entryType.init(command, on: model, runsExecute: false)
+        let entry = entryType.init(command, on: modelReference(for: model), runsExecute: false)
         if storage.pointee.isSubclassInstance {
             // A subclass may override registerUndo(withTarget:handler:): it sees every step,
             // and each inverse, there.
@@ -67,6 +67,20 @@ extension UndoManager {
         } else {
             publishObservableChanges()
         }
+    }
+
+    /// The ``ModelReference`` a command on `model` is recorded with: the one of the previous
+    /// command when it is the same object, otherwise a new one.
+    @inline(__always)
+    func modelReference(for model: AnyObject) -> ModelReference {
+        // An equal identifier is this very object: the reference pins the address it was made
+        // for (see `ModelReference.addressPin`), so a dead model's address cannot be reused.
+        if let last = storage.pointee.lastModelReference, last.id == ObjectIdentifier(model) {
+            return last
+        }
+        let created = ModelReference(model)
+        storage.pointee.lastModelReference = created
+        return created
     }
 
     /// Records a command's step on a subclass's manager, through

@@ -39,6 +39,9 @@ struct UndoManagerStorage {
     /// ``ActionTarget`` last made, which the next registration on the same object shares, and
     /// the generic classes last instantiated (see ``UndoManager/cachedClass(_:key:in:)``).
     var lastTarget: ActionTarget?
+    /// The ``ModelReference`` last made by `perform(_:on:)`, which the next command on the
+    /// same model shares.
+    var lastModelReference: ModelReference?
     var commandEntryClassCache = ClassCache()
     /// While a step's handler runs: its ``ActionTarget``, which registrations on the same
     /// object share. Unretained: the running step holds the target until this is reset.

@@ -66,11 +66,16 @@ final class ActionTarget: UndoStepOwner {
     /// registrations with the same type share a target, so that a handler is always called
     /// with an object of the type it was registered for.
     let handlerTypeKey: ObjectIdentifier
+    /// Never read: keeps the object's memory allocated (not the object alive; see
+    /// ``ModelReference``), so that an equal identifier proves the same object and a
+    /// registration finds the shared target without a weak load.
+    private unowned let addressPin: AnyObject
 
     init(object: AnyObject, id: ObjectIdentifier, handlerTypeKey: ObjectIdentifier) {
         self.object = object
         self.id = id
         self.handlerTypeKey = handlerTypeKey
+        addressPin = object
         super.init(isCommand: false)
     }
 

@@ -112,9 +112,9 @@ extension UndoManager {
            invoking.id == id, invoking.handlerTypeKey == typeKey {
             return invoking
         }
-        // Equal identifiers alone could be a dead object's address reused by a new one; the
-        // weak load proves the cached target references this very object.
-        if let last = storage.pointee.lastTarget, last.id == id, last.handlerTypeKey == typeKey, last.object === target {
+        // Equal identifiers are the same object: the cached target pins the address it was
+        // made for (see `ActionTarget.addressPin`), so no new object can have it.
+        if let last = storage.pointee.lastTarget, last.id == id, last.handlerTypeKey == typeKey {
             return last
         }
         let created = ActionTarget(object: target, id: id, handlerTypeKey: typeKey)
