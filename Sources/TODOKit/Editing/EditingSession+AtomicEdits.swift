@@ -20,9 +20,8 @@ extension EditingSession {
     /// ``beginGroup(named:)`` are opened on the manager first, so the scope nests inside them.
     public func applyAll(_ edits: () throws -> Void) throws {
         if undoManager.groupingLevel == 0 {
-            // The scope's group is this event's new step: keep the closed steps as they are
-            // now, as the first edit of a step does (see `perform(_:named:)`).
-            historyBeforeOpenStep = try? undoManager.undoHistory(of: TODOCommand.self)
+            // The scope's group is this event's new step, as the first edit of a step opens
+            // one (see `perform(_:named:)`).
             commandsInOpenStep.removeAll()
         }
         openGroupsOnManager()

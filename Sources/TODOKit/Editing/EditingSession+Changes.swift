@@ -39,7 +39,6 @@ extension EditingSession {
         let hadHistory = undoManager.canUndo || undoManager.canRedo
         // Empties both stacks and closes every open group on the manager (spec R31).
         undoManager.removeAllActions()
-        historyBeforeOpenStep = nil
         commandsInOpenStep.removeAll()
         for index in openGroups.indices {
             openGroups[index].isOpenOnManager = false

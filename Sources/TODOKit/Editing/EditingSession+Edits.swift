@@ -137,9 +137,8 @@ extension EditingSession {
     func perform(_ change: TODOList.Change, named name: String) throws(EditingSessionError) {
         if undoManager.groupingLevel == 0 {
             // This edit opens a new undo step. Until the step closes, the manager can't hand out
-            // its history (`undoHistory(of:)` needs whole steps), so keep the closed steps as
-            // they are now and the open step's commands on the side: see `savableHistory`.
-            historyBeforeOpenStep = try? undoManager.undoHistory(of: TODOCommand.self)
+            // its commands (`undoHistory(of:)` needs whole steps), so keep them on the side:
+            // see `savableHistory`.
             commandsInOpenStep.removeAll()
         }
         openGroupsOnManager()

@@ -160,19 +160,40 @@ extension EditingSession {
         guard undoManager.groupingLevel > 0 else {
             return (try? undoManager.undoHistory(of: TODOCommand.self)).map { ($0, nil) }
         }
-        guard var closed = historyBeforeOpenStep else { return nil }
-        // The open step's first edit took the redo steps into a branch below the current step.
-        var parent = closed.undoSteps.last?.id
-        for step in closed.redoSteps.reversed() {
-            closed.branches.append(UndoHistory.BranchStep(parent: parent, step: step))
-            parent = step.id
-        }
-        closed.redoSteps.removeAll()
+        // The closed steps, read from the history tree, which lists closed steps only (the
+        // open step's first edit already took the redo steps into a branch).
+        guard let closed = closedHistory() else { return nil }
         guard !commandsInOpenStep.isEmpty else { return (closed, nil) }
         // Named as the manager will name it when it closes: after the outermost explicit
         // group, if that has a name, else after its newest edit.
         let name = openGroups.first?.name ?? undoManager.undoActionName
         return (closed, UndoHistory.Group(actionName: name, items: commandsInOpenStep.map { .command($0) }))
+    }
+
+    /// The closed steps as a history, read step by step from the tree while a step is open
+    /// (when `undoHistory(of:)` cannot be taken); `nil` if a step holds anything but TODO
+    /// commands.
+    private func closedHistory() -> UndoHistory<TODOCommand>? {
+        let tree = undoManager.historyTree
+        func group(_ id: UndoTree.NodeID) -> UndoHistory<TODOCommand>.Group? {
+            (try? undoManager.undoHistoryStep(id, of: TODOCommand.self)) ?? nil
+        }
+        let path = tree.path(to: tree.current).map(\.id)
+        let onPath = Set(path + tree.redoPath)
+        var history = UndoHistory<TODOCommand>()
+        for id in path {
+            guard let step = group(id) else { return nil }
+            history.undoSteps.append(step)
+        }
+        for id in tree.redoPath.reversed() {
+            guard let step = group(id) else { return nil }
+            history.redoSteps.append(step)
+        }
+        for node in tree.nodes where !onPath.contains(node.id) {
+            guard let step = group(node.id) else { return nil }
+            history.branches.append(UndoHistory.BranchStep(parent: node.parent, step: step))
+        }
+        return history
     }
 
     private static func step(_ group: UndoHistory<TODOCommand>.Group) -> History.Step? {

@@ -68,9 +68,8 @@ public final class EditingSession {
     /// until the event ends; see `closeEndedGroups()`.
     var endedGroupCount = 0
 
-    /// While an undo step is open: the closed steps as they were before it opened, and the
-    /// commands performed in it so far; see `savableHistory`.
-    var historyBeforeOpenStep: UndoHistory<TODOCommand>?
+    /// While an undo step is open: the commands performed in it so far; see
+    /// `savableHistory`.
     var commandsInOpenStep: [TODOCommand] = []
 
     /// Tells each edit when it is made; tests set a fixed clock.

@@ -50,7 +50,8 @@ extension UndoManager {
     /// tree does not have.
     ///
     /// O(steps) to find the node, then O(the step's size): for saving a history step by step
-    /// (append what changed after each edit) instead of whole.
+    /// (append what changed after each edit) instead of whole. Unlike ``undoHistory(of:)`` it
+    /// works while a group is open: every node is a closed step, and the open group is none.
     ///
     /// ```swift
     /// let tree = manager.historyTree
@@ -60,13 +61,10 @@ extension UndoManager {
     /// ```
     ///
     /// - Throws: ``UndoHistoryError/notACommand(stack:stepIndex:)`` if the step holds
-    ///   anything but `Command`s; ``UndoHistoryError/groupOpen(groupingLevel:)`` while a group
-    ///   is open.
+    ///   anything but `Command`s.
     public func undoHistoryStep<Command: UndoableCommand & Codable>(
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
-        let level = undoStack.nesting + redoStack.nesting
-        guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         guard let tree = storage.pointee.historyTree else { return nil }
         if let step = tree.branches[id.rawValue] {
             return try HistoryReader<Command>(stack: "branch", runsExecute: true).steps(of: step.entries).first
