@@ -204,11 +204,13 @@ extension EditingSession {
     /// Whether undoing all of `history`'s undo steps from `list`, redoing all its redo steps,
     /// and redoing each branch step from the state of its parent, applies exactly as recorded.
     static func fits(_ history: UndoHistory<TODOCommand>, _ list: TODOList) -> Bool {
-        // The list after each step, for the branches below them.
+        // The list after each step that a branch hangs below; only those: keeping a copy of a
+        // 10,000-item list per step made this check cost more than loading the list.
+        let parents = Set(history.branches.compactMap(\.parent))
         var states: [UndoTree.NodeID: TODOList] = [:]
         var undone = list
         for step in history.undoSteps.reversed() {
-            if let id = step.id { states[id] = undone }
+            if let id = step.id, parents.contains(id) { states[id] = undone }
             // The session never records an empty step; a saved one is damage.
             guard !step.commands.isEmpty else { return false }
             for command in step.commands.reversed() where !command.undoes(on: &undone) {
@@ -218,7 +220,7 @@ extension EditingSession {
         var redone = list
         for step in history.redoSteps.reversed() {
             guard redoes(step, on: &redone) else { return false }
-            if let id = step.id { states[id] = redone }
+            if let id = step.id, parents.contains(id) { states[id] = redone }
         }
         let start = undone
         var pending = history.branches
@@ -229,7 +231,7 @@ extension EditingSession {
                 let branch = pending.remove(at: index)
                 var state = branch.parent.map { states[$0]! } ?? start
                 guard let id = branch.step.id, redoes(branch.step, on: &state) else { return false }
-                states[id] = state
+                if parents.contains(id) { states[id] = state }
             }
         }
         return true

@@ -20,7 +20,8 @@ import UndoKit
 /// without an `fsync` of its own: the journal's `fsync` makes the list durable, and a change
 /// lost to a power cut, or cut short by a crash, leaves the history behind the list, which
 /// the reader drops with one warning (never the list), as it did with a whole-file history.
-/// Every 100 changes (or when the changes outweigh the base) the REPL writes the base again,
+/// Every 20 changes (so that reading the file never decodes much more than one history) the
+/// REPL writes the base again,
 /// whole, as before: a temporary file, flushed and renamed into place.
 extension SavedHistory {
     /// What one commit changed in the history tree: the steps that are new or moved (a step

@@ -88,13 +88,18 @@ extension REPL {
     ///
     /// When the file holds the history of `revisionBefore` as this REPL last saw it, only
     /// what changed is appended (see `SavedHistory+Log.swift`): the steps this line made or
-    /// moved, the steps trimmed, the current step and the redo path. Otherwise, every 100
+    /// moved, the steps trimmed, the current step and the redo path. Otherwise, every 20
     /// changes, and when the journal was just compacted into a new snapshot, the history is
     /// written whole.
+    /// How many changes are appended before the history is written whole again: a reader
+    /// decodes the base and every change after it (JSON decoding of a step costs about as
+    /// much as reading a hundred list items), so the file stays close to one history.
+    static let changesBetweenBases = 20
+
     func saveHistory(_ replica: TODOReplica, after revisionBefore: UInt64, holding lock: borrowing TODOStore.Lock) {
         let limit = replica.store.options.historyLimit
         let compacted = (replica.journal?.recordCount ?? 0) == 0
-        if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.changeCount < 100, !compacted,
+        if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.changeCount < Self.changesBetweenBases, !compacted,
            session.undoManager.groupingLevel == 0,
            let change = historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
             do {
