@@ -30,7 +30,10 @@ extension EditingSession {
     @discardableResult
     public func setTitle(_ title: String, at position: Int) throws(EditingSessionError) -> Bool {
         let title = try Self.validTitle(title)
-        return try update(at: position, named: "Edit \(Self.quoted(title))") { $0.title = title }
+        let id = try item(at: position).id
+        return try update(at: position, named: "Edit \(Self.quoted(title))", coalescingKey: "title of \(id)") {
+            $0.title = title
+        }
     }
 
     /// Replaces the detail text of the item at `position`; an empty `detail` removes it.
@@ -114,14 +117,16 @@ extension EditingSession {
     private func update(
         at position: Int,
         named name: String,
+        coalescingKey: String? = nil,
         _ edit: (inout TODOItem) -> Void
     ) throws(EditingSessionError) -> Bool {
-        try update(at: position, named: { _ in name }, edit)
+        try update(at: position, named: { _ in name }, coalescingKey: coalescingKey, edit)
     }
 
     private func update(
         at position: Int,
         named name: (TODOItem) -> String,
+        coalescingKey: String? = nil,
         _ edit: (inout TODOItem) -> Void
     ) throws(EditingSessionError) -> Bool {
         let old = try item(at: position)
@@ -129,12 +134,20 @@ extension EditingSession {
         edit(&new)
         // An unchanged item would still leave an undo step that does nothing visible.
         guard new != old else { return false }
-        try perform(.replace(at: position, with: new), named: name(old))
+        try perform(.replace(at: position, with: new), named: name(old), coalescingKey: coalescingKey)
         return true
     }
 
     /// Applies a user's edit as a ``TODOCommand`` named `name`, recorded with `perform(_:on:)`.
-    func perform(_ change: TODOList.Change, named name: String) throws(EditingSessionError) {
+    ///
+    /// A step made of one edit with a `coalescingKey` merges into the step before it when
+    /// that was an edit with the same key made within ``coalescingInterval`` (UndoKit's
+    /// `setActionCoalescingKey(_:)`): retyping an item's title a few times is one undo step.
+    /// A step with any other edit in it never merges.
+    func perform(_ change: TODOList.Change, named name: String, coalescingKey: String? = nil) throws(EditingSessionError) {
+        // The step's first edit: the REPL runs a line inside a scoped group, so the step may
+        // already be open on the manager.
+        let opensStep = commandsInOpenStep.isEmpty || undoManager.groupingLevel == 0
         if undoManager.groupingLevel == 0 {
             // This edit opens a new undo step. Until the step closes, the manager can't hand out
             // its commands (`undoHistory(of:)` needs whole steps), so keep them on the side:
@@ -145,7 +158,14 @@ extension EditingSession {
         let command = TODOCommand(applying: change, to: list, named: name, at: clock())
         // UndoKit's scoped group gives an edit the group it needs when none is open (only
         // possible with groupsByEvent off): one undo step of its own, and no way to trap.
-        undoManager.withUndoGroup { undoManager.perform(command, on: self) }
+        undoManager.withUndoGroup {
+            undoManager.perform(command, on: self)
+            if coalescesEdits && (opensStep || coalescingKey == nil) {
+                // Only a step whose every edit has the key may merge: the first edit sets it,
+                // any other clears it. Set on the step's outermost group, open here.
+                undoManager.setActionCoalescingKey(opensStep ? coalescingKey : nil)
+            }
+        }
         commandsInOpenStep.append(command)
     }
 

@@ -79,6 +79,28 @@ public final class EditingSession {
     /// ```
     public var clock: () -> Date = { Date() }
 
+    /// Whether repeated title edits of one item within ``coalescingInterval`` make one undo
+    /// step (UndoKit's coalescing); `true` by default.
+    ///
+    /// A session restored from a saved history never merges into a restored step: the window
+    /// ends with the session that made the step.
+    ///
+    /// ```swift
+    /// session.coalescesEdits = false   // every edit its own step
+    /// ```
+    public var coalescesEdits = true
+
+    /// How soon after an edit of an item's title the next edit of it merges into the same
+    /// step: a minute, time to notice a typo and fix it.
+    ///
+    /// ```swift
+    /// session.coalescingInterval = .seconds(10)
+    /// ```
+    public var coalescingInterval: Duration {
+        get { undoManager.coalescingInterval }
+        set { undoManager.coalescingInterval = newValue }
+    }
+
     /// Creates a session editing `list`, with an empty undo history.
     ///
     /// ```swift
@@ -99,6 +121,10 @@ public final class EditingSession {
         undoManager.keepsRedoBranches = true
         // The tree's dates follow the session's clock, which tests fix.
         undoManager.historyTreeClock = { [weak self] in self?.clock() ?? Date() }
+        undoManager.coalescingInterval = .seconds(60)
+        // The REPL saves (and marks clean) after every line: merging into the saved step is
+        // what makes retyping a title one step there.
+        undoManager.coalescesIntoCleanStep = true
     }
 
     /// The run loop whose ``endEvent()`` ticks close the automatic undo group.

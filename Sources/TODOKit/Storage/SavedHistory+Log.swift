@@ -177,16 +177,19 @@ extension SavedHistory {
         /// Where each step is, to tell which steps a change moved.
         var layout: Layout {
             var places: [UndoTree.NodeID: Layout.Place] = [:]
+            func place(_ step: Step, _ location: Layout.Location) -> Layout.Place {
+                Layout.Place(parent: step.parent, location: location, name: step.group.actionName ?? "", date: step.group.date)
+            }
             var cursor = current
             while let id = cursor, let step = steps[id], places[id] == nil {
-                places[id] = Layout.Place(parent: step.parent, location: .undo)
+                places[id] = place(step, .undo)
                 cursor = step.parent
             }
             for id in redoPath {
-                places[id] = Layout.Place(parent: steps[id]?.parent, location: .redo)
+                if let step = steps[id] { places[id] = place(step, .redo) }
             }
             for (id, step) in steps where places[id] == nil {
-                places[id] = Layout.Place(parent: step.parent, location: .branch)
+                places[id] = place(step, .branch)
             }
             return Layout(places: places, current: current, redoPath: redoPath)
         }
@@ -196,12 +199,17 @@ extension SavedHistory {
     /// reaches it), without the steps themselves: what the REPL keeps of the history it last
     /// saved, to write only what changed.
     public struct Layout: Equatable, Sendable {
-        /// A step's place.
+        /// A step's place, and what tells that its content changed in place.
         public struct Place: Equatable, Sendable {
             /// The step it hangs below.
             public var parent: UndoTree.NodeID?
             /// Which of the tree's three parts holds it, which decides the form of its group.
             public var location: Location
+            /// The step's name and date: an edit merged into the step (coalescing) renames it
+            /// ("Edit "Buy milk"") and dates it anew, so a step whose commands changed in place
+            /// is saved again.
+            public var name: String = ""
+            public var date: Date?
         }
 
         /// The part of the tree a step is in.
@@ -232,7 +240,7 @@ extension SavedHistory {
             var places: [UndoTree.NodeID: Place] = [:]
             for node in tree.nodes {
                 let location: Location = path.contains(node.id) ? .undo : redo.contains(node.id) ? .redo : .branch
-                places[node.id] = Place(parent: node.parent, location: location)
+                places[node.id] = Place(parent: node.parent, location: location, name: node.actionName, date: node.date)
             }
             self.init(places: places, current: tree.current, redoPath: tree.redoPath)
         }

@@ -68,6 +68,8 @@ struct UndoManagerStorage {
     /// a close with a key, cleared by anything done in between (undo, redo, removal, trimming
     /// by the setters, a close without a key).
     var newestGroupMayCoalesce = false
+    /// See ``UndoManager/coalescesIntoCleanStep``.
+    var coalescesIntoCleanStep = false
     /// See ``UndoManager/coalescingInterval``.
     var coalescingInterval: Duration = .seconds(1)
     /// See ``UndoManager/coalescingClock``; `nil` reads `ContinuousClock.now`.

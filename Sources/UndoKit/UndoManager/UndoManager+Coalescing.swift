@@ -44,6 +44,20 @@ extension UndoManager {
         publishObservableChanges()
     }
 
+    /// Whether a group may merge into the step at the clean mark (``markClean()``). `false`
+    /// by default: the saved state stays reachable by undo, so a quick edit after saving is a
+    /// step of its own. An app that saves after every step (the `todo` sample) sets it, so
+    /// that repeated edits still make one step; a merge into the marked step makes the
+    /// manager unclean until the next ``markClean()``.
+    ///
+    /// ```swift
+    /// manager.coalescesIntoCleanStep = true
+    /// ```
+    public var coalescesIntoCleanStep: Bool {
+        get { storage.pointee.coalescesIntoCleanStep }
+        set { storage.pointee.coalescesIntoCleanStep = newValue }
+    }
+
     /// How soon after the previous group with the same coalescing key a group must close to
     /// merge into it. The default is one second.
     ///
@@ -95,15 +109,18 @@ extension UndoManager {
            let previous = undoStack.metadataBelowOpenTopLevelGroup,
            previous.coalescingKey == key,
            let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval,
-           // Not into the marked step: the saved state must stay reachable by undo.
-           undoStack.cleanMarkIncludesOpenGroup || undoStack.cleanDistance != 0 {
+           // Not into the marked step: the saved state must stay reachable by undo, unless the
+           // app saves after every step anyway.
+           undoStack.cleanMarkIncludesOpenGroup || undoStack.cleanDistance != 0 || coalescesIntoCleanStep {
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
             // The merged step takes the place of the one below: a mark below it keeps its
             // distance, one after it stays after it; a mark that needed redos is lost, as
             // for any new step.
             if undoStack.cleanMarkIncludesOpenGroup {
                 undoStack.cleanMarkIncludesOpenGroup = false
-            } else if undoStack.cleanDistance < 0 {
+            } else if undoStack.cleanDistance <= 0 {
+                // A mark that needed redos is lost, as for any new step; so is one at the step
+                // merged into (``coalescesIntoCleanStep``): that state is gone.
                 undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
             }
             // The budget may be exceeded now.

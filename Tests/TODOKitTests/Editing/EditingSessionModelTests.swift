@@ -71,6 +71,9 @@ import Testing
         var random = SplitMix64(seed: seed)
         let start = (0..<Int.random(in: 0...4, using: &random)).map { TODOItem(title: "Item \($0)") }
         let session = EditingSession(list: TODOList(items: start))
+        // The reference steps are Apple's: one per event, never merged (coalescing has a test
+        // of its own, EditingSessionCoalescingTests).
+        session.coalescesEdits = false
         var reference = Reference(items: start)
         var undoRedoCount = 0
         var titleCounter = 0

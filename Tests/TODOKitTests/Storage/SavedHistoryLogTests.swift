@@ -123,3 +123,25 @@ import UndoKit
         #expect(restored.list.isEmpty)
     }
 }
+
+extension SavedHistoryLogTests {
+    /// Coalescing changes a step in place: the change appended must carry it again.
+    @Test func aStepMergedInPlaceIsSavedAgain() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let console = ScriptedConsole()
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        for line in ["add Buy mlk", "edit 1 Buy mik", "edit 1 Buy milk"] {
+            repl.handle(line: line)
+        }
+        #expect(repl.session.history.undo == ["Edit \"Buy milk\"", "Add \"Buy mlk\""])
+        let saved = try #require(try store.loadHistory())
+        #expect(saved.changeCount == 2)
+        #expect(saved.history.undoSteps.map(\.actionName) == ["Add \"Buy mlk\"", "Edit \"Buy milk\""])
+        #expect(saved.history.undoSteps.last?.commands.count == 2)
+        let restored = EditingSession(list: repl.session.list)
+        try restored.restoreHistory(saved.history)
+        try restored.undo()
+        #expect(restored.list.items.map(\.title) == ["Buy mlk"])
+    }
+}

@@ -229,3 +229,23 @@ struct CoalescingTests {
         #expect(manager.undoCount == 2)
     }
 }
+
+@Suite("UndoManager coalescing into the clean step")
+struct CoalescingIntoCleanStepTests {
+    @Test("by default a step after markClean() never merges into the marked step; with coalescesIntoCleanStep it does, and the manager is unclean", arguments: [false, true])
+    func mergingIntoTheMarkedStep(allowed: Bool) {
+        let fixture = TypingFixture()
+        fixture.manager.coalescesIntoCleanStep = allowed
+        fixture.type("a")
+        fixture.manager.markClean()
+        fixture.type("b")
+        #expect(fixture.manager.undoCount == (allowed ? 1 : 2))
+        #expect(!fixture.manager.isClean)
+        fixture.manager.undo()
+        #expect(fixture.buffer.text == (allowed ? "" : "a"))
+        // Allowed, the saved state "a" is gone: no undo or redo comes back to it.
+        #expect(fixture.manager.isClean == !allowed)
+        fixture.manager.redo()
+        #expect(!fixture.manager.isClean)
+    }
+}
