@@ -20,9 +20,9 @@ import UndoKit
 /// without an `fsync` of its own: the journal's `fsync` makes the list durable, and a change
 /// lost to a power cut, or cut short by a crash, leaves the history behind the list, which
 /// the reader drops with one warning (never the list), as it did with a whole-file history.
-/// Every 20 changes (so that reading the file never decodes much more than one history) the
-/// REPL writes the base again,
-/// whole, as before: a temporary file, flushed and renamed into place.
+/// Once the changes outweigh the base (so rewriting it is paid for by as many bytes of appends,
+/// and a reader decodes at most about two histories), the REPL writes the base again, whole,
+/// as before: a temporary file, flushed and renamed into place.
 extension SavedHistory {
     /// What one commit changed in the history tree: the steps that are new or moved (a step
     /// that undo or redo moved is saved again in the form its new place holds it), the steps
@@ -298,7 +298,9 @@ extension TODOStore {
     ///
     /// - Throws: ``TODOStoreError/unwritable(path:reason:)``, naming the history file; the
     ///   file is then as it was.
-    public func appendHistoryChange(_ change: SavedHistory.Change, holding lock: borrowing Lock) throws(TODOStoreError) {
+    /// - Returns: The bytes appended.
+    @discardableResult
+    public func appendHistoryChange(_ change: SavedHistory.Change, holding lock: borrowing Lock) throws(TODOStoreError) -> Int {
         precondition(lock.path == lockURL.path, "TODOStore.appendHistoryChange needs the lock of this store")
         let path = historyURL.path
         let line = change.encodedLine()
@@ -333,5 +335,6 @@ extension TODOStore {
         } catch {
             throw .unwritable(path: path, reason: error.reason)
         }
+        return line.count
     }
 }

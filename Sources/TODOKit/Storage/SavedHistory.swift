@@ -64,6 +64,21 @@ public struct SavedHistory: Equatable, Sendable {
     /// ```
     public var changeCount = 0
 
+    /// The bytes of the file's base (header and history) and of the changes after it, as
+    /// read: the REPL writes the base again once the changes outweigh it.
+    ///
+    /// ```swift
+    /// saved.changeByteCount > saved.baseByteCount   // time to write it whole
+    /// ```
+    public var baseByteCount = 0
+    public var changeByteCount = 0
+
+    /// Equal when the revision and the history are: the counts describe the file a history
+    /// was read from, not the history.
+    public static func == (lhs: SavedHistory, rhs: SavedHistory) -> Bool {
+        lhs.revision == rhs.revision && lhs.history == rhs.history
+    }
+
     /// Where every step is, when every step has an id (always, for files this version
     /// writes): what a change appended after this history is computed against. `nil` for a
     /// version 1 file.
@@ -339,6 +354,8 @@ public struct SavedHistory: Equatable, Sendable {
             history = tree.history
         }
         changeCount = changes
+        baseByteCount = (baseEnd == body.endIndex ? bytes.count : baseEnd + 1)
+        changeByteCount = max(0, min(lineStart, bytes.count) - baseByteCount)
         layout = tree?.layout
         self.revision = revision
     }
@@ -437,7 +454,9 @@ extension TODOStore {
     /// ```
     ///
     /// - Throws: ``TODOStoreError/unwritable(path:reason:)``, naming the history file.
-    public func saveHistory(_ saved: SavedHistory, holding lock: borrowing Lock) throws(TODOStoreError) {
+    /// - Returns: The bytes written.
+    @discardableResult
+    public func saveHistory(_ saved: SavedHistory, holding lock: borrowing Lock) throws(TODOStoreError) -> Int {
         precondition(lock.path == lockURL.path, "TODOStore.saveHistory needs the lock of this store")
         let path = historyURL.path
         let bytes: [UInt8]
@@ -452,6 +471,7 @@ extension TODOStore {
         } catch {
             throw .unwritable(path: path, reason: error.reason)
         }
+        return bytes.count
     }
 
     /// The undo history file: `<fileURL>.history`.

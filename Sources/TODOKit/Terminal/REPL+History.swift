@@ -6,6 +6,17 @@ struct HistoryOnDisk {
     var revision: UInt64
     var layout: SavedHistory.Layout
     var changeCount: Int
+    /// The bytes of the base and of the changes after it.
+    var baseBytes: Int
+    var changeBytes: Int
+
+    /// Whether the next change may be appended rather than the history written whole: while
+    /// the changes weigh less than the base (so writing the base again is paid for by as many
+    /// bytes of appends, and a reader decodes at most twice the history), 16 KiB for a small
+    /// base, and at most 200 lines (each has its own decoding overhead).
+    var takesAnotherChange: Bool {
+        changeCount < 200 && changeBytes < max(baseBytes, 16 * 1024)
+    }
 }
 
 extension REPL {
@@ -56,7 +67,10 @@ extension REPL {
         } catch {
             return dropHistory(replica, error)
         }
-        historyOnDisk = saved.layout.map { HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: saved.changeCount) }
+        historyOnDisk = saved.layout.map {
+            HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: saved.changeCount,
+                          baseBytes: saved.baseByteCount, changeBytes: saved.changeByteCount)
+        }
         return .restored(steps: session.undoManager.undoCount + session.undoManager.redoCount)
     }
 
@@ -88,23 +102,20 @@ extension REPL {
     ///
     /// When the file holds the history of `revisionBefore` as this REPL last saw it, only
     /// what changed is appended (see `SavedHistory+Log.swift`): the steps this line made or
-    /// moved, the steps trimmed, the current step and the redo path. Otherwise, every 20
-    /// changes, and when the journal was just compacted into a new snapshot, the history is
-    /// written whole.
-    /// How many changes are appended before the history is written whole again: a reader
-    /// decodes the base and every change after it (JSON decoding of a step costs about as
-    /// much as reading a hundred list items), so the file stays close to one history.
-    static let changesBetweenBases = 20
-
+    /// moved, the steps trimmed, the current step and the redo path. Otherwise, once the
+    /// changes outweigh the base (see ``HistoryOnDisk/takesAnotherChange``), and when the
+    /// journal was just compacted into a new snapshot, the history is written whole.
     func saveHistory(_ replica: TODOReplica, after revisionBefore: UInt64, holding lock: borrowing TODOStore.Lock) {
         let limit = replica.store.options.historyLimit
         let compacted = (replica.journal?.recordCount ?? 0) == 0
-        if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.changeCount < Self.changesBetweenBases, !compacted,
+        if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.takesAnotherChange, !compacted,
            session.undoManager.groupingLevel == 0,
            let change = historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
             do {
-                try replica.store.appendHistoryChange(change.change, holding: lock)
-                historyOnDisk = HistoryOnDisk(revision: replica.revision, layout: change.layout, changeCount: onDisk.changeCount + 1)
+                let appended = try replica.store.appendHistoryChange(change.change, holding: lock)
+                historyOnDisk = HistoryOnDisk(
+                    revision: replica.revision, layout: change.layout, changeCount: onDisk.changeCount + 1,
+                    baseBytes: onDisk.baseBytes, changeBytes: onDisk.changeBytes + appended)
                 return
             } catch {
                 // Written whole below instead, which replaces whatever the append left.
@@ -124,8 +135,10 @@ extension REPL {
         history.cleanMark = .current
         let saved = SavedHistory(revision: replica.revision, history: history)
         do {
-            try replica.store.saveHistory(saved, holding: lock)
-            historyOnDisk = saved.layout.map { HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: 0) }
+            let written = try replica.store.saveHistory(saved, holding: lock)
+            historyOnDisk = saved.layout.map {
+                HistoryOnDisk(revision: saved.revision, layout: $0, changeCount: 0, baseBytes: written, changeBytes: 0)
+            }
         } catch {
             notice("undo history not saved: \(error)")
         }
