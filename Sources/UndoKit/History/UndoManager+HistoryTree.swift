@@ -80,35 +80,42 @@ extension UndoManager {
         trackRead(.redoActionNames, \.redoActionNames)
         let tree = recordingHistoryTree()
         let path = pathNodes()
-        var nodes: [UInt64: (metadata: GroupMetadata, parent: UInt64?)] = [:]
+        var steps: [UndoTree.Step] = []
+        steps.reserveCapacity(path.undo.count + path.redo.count + tree.branches.count)
+        // The current path: each step hangs below the one before it.
         var previous: UInt64?
-        for metadata in path.undo + path.redo {
+        for metadata in [path.undo, path.redo].joined() {
             let id = metadata.nodeID!
-            nodes[id] = (metadata, previous)
+            steps.append(UndoTree.Step(id: id, parent: previous, actionName: metadata.name ?? "", date: metadata.date))
             previous = id
         }
         for (id, step) in tree.branches {
-            nodes[id] = (step.metadata, step.parent)
+            let metadata = step.metadata
+            steps.append(UndoTree.Step(id: id, parent: step.parent, actionName: metadata.name ?? "", date: metadata.date))
         }
-        var children: [UInt64: [UInt64]] = [:]
-        for (id, node) in nodes {
-            if let parent = node.parent {
-                children[parent, default: []].append(id)
-            }
-        }
-        let values = nodes.map { id, node in
-            UndoTree.Node(
-                id: UndoTree.NodeID(rawValue: id),
-                actionName: node.metadata.name ?? "",
-                date: node.metadata.date,
-                parent: node.parent.map(UndoTree.NodeID.init(rawValue:)),
-                children: (children[id] ?? []).sorted().map(UndoTree.NodeID.init(rawValue:))
-            )
-        }
+        steps.sort { $0.id < $1.id }
         return UndoTree(
-            nodes: values, current: path.undo.last.map { UndoTree.NodeID(rawValue: $0.nodeID!) },
-            redoPath: path.redo.map { UndoTree.NodeID(rawValue: $0.nodeID!) }
+            stepsSortedByID: steps, current: path.undo.last?.nodeID, redoPath: path.redo.map { $0.nodeID! }
         )
+    }
+
+    /// The id of the step ``undo()`` would revert: the ``UndoTree/current`` of
+    /// ``historyTree``, in O(1) instead of building the whole tree (Vim's `changenr()` beside
+    /// its `undotree()`). `nil` before the first step. Like ``historyTree``, the first read
+    /// starts recording the tree.
+    ///
+    /// For a status line, or to tell cheaply whether a change added a step (a new id, larger
+    /// than every id before), changed the current one in place (the same id) or moved:
+    ///
+    /// ```swift
+    /// let before = manager.currentHistoryNodeID
+    /// document.apply(edit)
+    /// if manager.currentHistoryNodeID != before { saveNewStep() }
+    /// ```
+    public var currentHistoryNodeID: UndoTree.NodeID? {
+        trackRead(.currentHistoryNodeID, \.currentHistoryNodeID)
+        recordingHistoryTree()
+        return undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID.map(UndoTree.NodeID.init(rawValue:))
     }
 
     /// Moves the model to the state after `node` (`nil`: before the first step): undoes up to
@@ -465,8 +472,12 @@ extension UndoManager {
                     redoStack.dropOldestGroup()
                 }
             } else if undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1 && overCount) {
+                // The next step may still merge into the newest one, as on a stack whose limit
+                // drops its oldest step at a close; not when the newest is the one dropped.
+                if undoStack.topLevelCount == 1 {
+                    stopCoalescing()
+                }
                 undoStack.dropOldestGroup()
-                stopCoalescing()
             } else {
                 break
             }

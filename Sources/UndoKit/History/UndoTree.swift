@@ -120,31 +120,94 @@ public struct UndoTree: Hashable, Sendable {
     /// ```
     public let redoPath: [NodeID]
 
-    private let indexByID: [NodeID: Int]
+    /// Every node's id, ascending, and where each of them stands in ``nodes``: a lookup by
+    /// id is a binary search, with no hashing to pay for when a tree is made.
+    private let sortedIDs: [UInt64]
+    private let positions: [Int]
 
-    init(nodes: [Node], current: NodeID?, redoPath: [NodeID]) {
-        var byID: [NodeID: Node] = [:]
-        for node in nodes {
-            byID[node.id] = node
+    /// A step as the manager reports it, for building a tree.
+    struct Step {
+        var id: UInt64
+        var parent: UInt64?
+        var actionName: String
+        var date: Date?
+    }
+
+    /// The tree of `steps`, which are sorted by id (every id once). A step whose parent is not
+    /// among them is a root.
+    ///
+    /// O(steps × log steps) for the parent lookups, one allocation per node with children: a
+    /// History panel takes a new tree after every change.
+    init(stepsSortedByID steps: [Step], current: UInt64?, redoPath: [UInt64]) {
+        let count = steps.count
+        let ids = steps.map(\.id)
+        // Children, as index ranges into one array (filled in id order, so oldest first).
+        var parentIndex = [Int](repeating: -1, count: count)
+        var childCounts = [Int](repeating: 0, count: count + 1)
+        for index in 0..<count {
+            if let parent = steps[index].parent, let found = Self.search(parent, in: ids) {
+                parentIndex[index] = found
+                childCounts[found + 1] += 1
+            }
         }
-        let roots = nodes.filter { $0.parent == nil || byID[$0.parent!] == nil }.map(\.id).sorted()
+        var childStart = childCounts
+        for index in 0..<count {
+            childStart[index + 1] += childStart[index]
+        }
+        var fill = childStart
+        var childIndices = [Int](repeating: 0, count: childStart[count])
+        for index in 0..<count where parentIndex[index] >= 0 {
+            childIndices[fill[parentIndex[index]]] = index
+            fill[parentIndex[index]] += 1
+        }
+        // Depth first, parents before children, siblings oldest first.
+        var rootIndices: [Int] = []
+        for index in 0..<count where parentIndex[index] < 0 {
+            rootIndices.append(index)
+        }
         var ordered: [Node] = []
-        ordered.reserveCapacity(nodes.count)
-        var pending = roots.reversed().map { $0 }
-        while let id = pending.popLast() {
-            guard let node = byID[id] else { continue }
-            ordered.append(node)
-            pending.append(contentsOf: node.children.reversed())
+        ordered.reserveCapacity(count)
+        var positions = [Int](repeating: 0, count: count)
+        var pending = Array(rootIndices.reversed())
+        while let index = pending.popLast() {
+            let children = childIndices[childStart[index]..<childStart[index + 1]]
+            positions[index] = ordered.count
+            let step = steps[index]
+            ordered.append(Node(
+                id: NodeID(rawValue: step.id),
+                actionName: step.actionName,
+                date: step.date,
+                parent: step.parent.map(NodeID.init(rawValue:)),
+                children: children.map { NodeID(rawValue: ids[$0]) }
+            ))
+            pending.append(contentsOf: children.reversed())
         }
         self.nodes = ordered
-        self.current = current
-        self.roots = roots
-        self.redoPath = redoPath
-        var index: [NodeID: Int] = [:]
-        for (offset, node) in ordered.enumerated() {
-            index[node.id] = offset
+        self.current = current.map(NodeID.init(rawValue:))
+        self.roots = rootIndices.map { NodeID(rawValue: ids[$0]) }
+        self.redoPath = redoPath.map(NodeID.init(rawValue:))
+        self.sortedIDs = ids
+        self.positions = positions
+    }
+
+    /// Where `id` is in `ids` (ascending), if it is there.
+    private static func search(_ id: UInt64, in ids: [UInt64]) -> Int? {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
-        indexByID = index
+        return low < ids.count && ids[low] == id ? low : nil
+    }
+
+    /// The position in ``nodes`` of the node with this id.
+    private func position(of id: NodeID) -> Int? {
+        Self.search(id.rawValue, in: sortedIDs).map { positions[$0] }
     }
 
     /// The node with this id.
@@ -155,7 +218,7 @@ public struct UndoTree: Hashable, Sendable {
     ///
     /// - Precondition: The id is one of this tree's.
     public subscript(id: NodeID) -> Node {
-        guard let index = indexByID[id] else {
+        guard let index = position(of: id) else {
             fatalError("UndoTree: no node \(id) in this tree\nFix: look ids up in the tree they came from, or use node(_:)")
         }
         return nodes[index]
@@ -167,7 +230,7 @@ public struct UndoTree: Hashable, Sendable {
     /// if let saved = tree.node(savedID) { manager.go(to: saved) }
     /// ```
     public func node(_ id: NodeID) -> Node? {
-        indexByID[id].map { nodes[$0] }
+        position(of: id).map { nodes[$0] }
     }
 
     /// How many ancestors the node has: 0 for a root. For indenting a drawn tree.
@@ -178,7 +241,7 @@ public struct UndoTree: Hashable, Sendable {
     public func depth(of node: Node) -> Int {
         var depth = 0
         var parent = node.parent
-        while let id = parent, let index = indexByID[id] {
+        while let id = parent, let index = position(of: id) {
             depth += 1
             parent = nodes[index].parent
         }
@@ -194,7 +257,7 @@ public struct UndoTree: Hashable, Sendable {
     public func path(to id: NodeID?) -> [Node] {
         var path: [Node] = []
         var next = id
-        while let id = next, let index = indexByID[id] {
+        while let id = next, let index = position(of: id) {
             path.append(nodes[index])
             next = nodes[index].parent
         }

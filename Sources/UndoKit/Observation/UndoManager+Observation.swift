@@ -25,6 +25,7 @@ enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
     case groupingLevel, isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
+    case currentHistoryNodeID
 
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
@@ -120,6 +121,12 @@ extension UndoManager {
             let isUnchanged = if let scalar = currentScalar(of: property) {
                 // Counts and flags, the common case, compare as integers.
                 scalar == storage.pointee.observedScalars[index]
+            } else if case .strings(let names)? = storage.pointee.observedValues[index] {
+                // The listings are compared in place: a History panel keeps them watched, and
+                // making the array after every operation would cost O(steps) allocations.
+                property == .undoActionNames
+                    ? undoStack.closedTopLevelNamesNewestFirst(equal: names)
+                    : redoStack.closedTopLevelNamesNewestFirst(equal: names)
             } else {
                 currentValue(of: property) == storage.pointee.observedValues[index]
             }
@@ -155,6 +162,7 @@ extension UndoManager {
         case .levelsOfUndo: undoStack.limit
         case .isClean: undoStack.cleanDistance == 0 ? 1 : 0
         case .totalActionCost: undoStack.totalCost
+        case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
              .redoActionNames:
             nil
@@ -186,6 +194,7 @@ extension UndoManager {
         case .levelsOfUndo: .int(undoStack.limit)
         case .isClean: .bool(undoStack.cleanDistance == 0)
         case .totalActionCost: .int(undoStack.totalCost)
+        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0))
         }
     }
 }

@@ -6,16 +6,34 @@ extension UndoStack {
     func closedTopLevelNamesNewestFirst() -> [String] {
         var names: [String] = []
         names.reserveCapacity(closedTopLevelGroupCount)
+        forEachClosedTopLevelNameNewestFirst { names.append($0); return true }
+        return names
+    }
+
+    /// Whether `names` is ``closedTopLevelNamesNewestFirst()``, found without making that
+    /// array: the count first, then name by name up to the first difference. What an
+    /// observer of ``UndoManager/undoActionNames`` costs after each operation.
+    func closedTopLevelNamesNewestFirst(equal names: [String]) -> Bool {
+        guard names.count == closedTopLevelGroupCount else { return false }
+        var index = 0
+        var equal = true
+        forEachClosedTopLevelNameNewestFirst { name in
+            equal = name == names[index]
+            index += 1
+            return equal
+        }
+        return equal
+    }
+
+    /// Calls `body` with each closed top-level group's name, newest first, while it returns
+    /// `true`.
+    private func forEachClosedTopLevelNameNewestFirst(_ body: (String) -> Bool) {
         var last = (openBegins.first ?? entries.count) - 1
         while last >= head {
             let start = groupStart(endingAt: last)
-            if case .begin(let metadata) = entries[start] {
-                names.append(metadata?.name ?? "")
-            } else {
-                names.append("")
-            }
+            let name = if case .begin(let metadata) = entries[start] { metadata?.name ?? "" } else { "" }
+            guard body(name) else { return }
             last = start - 1
         }
-        return names
     }
 }

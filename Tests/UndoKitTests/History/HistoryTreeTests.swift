@@ -368,6 +368,67 @@ struct HistoryTreeInteractionTests {
         #expect(tree.roots.count == 2)
     }
 
+    @Test("currentHistoryNodeID is the tree's current node: new for a new step, the same for a merge, moved by undo and go(to:)",
+          arguments: [true, false])
+    func currentNodeIDFollowsTheTree(branches: Bool) {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.keepsRedoBranches = branches
+        let document = TreeDocument(manager: manager)
+        #expect(manager.currentHistoryNodeID == nil)
+        document.add(1)
+        document.add(2)
+        #expect(manager.currentHistoryNodeID == manager.historyTree.current)
+        let second = manager.currentHistoryNodeID
+        var now = ContinuousClock.now
+        manager.coalescingClock = { now }
+        for value in 3...4 {
+            manager.beginUndoGrouping()
+            manager.setActionCoalescingKey("typing")
+            document.append(value)
+            manager.endUndoGrouping()
+            now += .milliseconds(10)
+        }
+        let merged = manager.currentHistoryNodeID
+        #expect(merged != second && merged! > second!, "a new step has a new, larger id")
+        #expect(manager.historyTree.current == merged, "the second edit merged into that step")
+        manager.undo()
+        #expect(manager.currentHistoryNodeID == second)
+        manager.go(to: UndoTree.Node?.none)
+        #expect(manager.currentHistoryNodeID == nil)
+        manager.go(to: manager.historyTree.node(merged!))
+        #expect(manager.currentHistoryNodeID == merged)
+    }
+
+    @Test("at the tree-wide limit, coalescing goes on as it does on a stack whose limit drops its oldest step",
+          arguments: [true, false])
+    func coalescingGoesOnAtTheLimit(branches: Bool) {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.keepsRedoBranches = branches
+        _ = manager.historyTree
+        manager.levelsOfUndo = 3
+        let document = TreeDocument(manager: manager)
+        for value in 1...3 {
+            document.add(value)
+        }
+        var now = ContinuousClock.now
+        manager.coalescingClock = { now }
+        // Each of these closes a step that trims the oldest one, and the second merges into
+        // the first, as with branches off.
+        for value in 4...5 {
+            manager.beginUndoGrouping()
+            manager.setActionCoalescingKey("typing")
+            document.append(value)
+            manager.endUndoGrouping()
+            now += .milliseconds(10)
+        }
+        #expect(manager.undoCount == 3)
+        #expect(manager.historyTree.nodes.count == 3)
+        manager.undo()
+        #expect(document.items == [1, 2, 3])
+    }
+
     @Test("go(to:) posts each step's notifications and goes through overridable undo() and redo()")
     func stepsAreUndosAndRedos() {
         final class Counting: UndoManager {

@@ -33,7 +33,7 @@ struct ObservationTests {
     enum Scenario: String, CaseIterable, Sendable {
         case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
         case undoActionNames, redoActionNames, undoCount, redoCount, groupingLevel
-        case isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
+        case isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost, currentHistoryNodeID
 
         func read(_ manager: UndoManager) {
             switch self {
@@ -52,6 +52,7 @@ struct ObservationTests {
             case .levelsOfUndo: _ = manager.levelsOfUndo
             case .isClean: _ = manager.isClean
             case .totalActionCost: _ = manager.totalActionCost
+            case .currentHistoryNodeID: _ = manager.currentHistoryNodeID
             }
         }
 
@@ -74,7 +75,7 @@ struct ObservationTests {
             case .canUndo: fixture.change(document, to: 1)
             case .canRedo, .redoMenuItemTitle, .redoActionName, .redoActionNames, .redoCount: manager.undo()
             case .undoMenuItemTitle, .undoActionName: manager.setActionName("Typing")
-            case .undoActionNames, .undoCount, .isClean: fixture.step(document, to: 1)
+            case .undoActionNames, .undoCount, .isClean, .currentHistoryNodeID: fixture.step(document, to: 1)
             case .groupingLevel: manager.beginUndoGrouping()
             case .isUndoRegistrationEnabled: manager.disableUndoRegistration()
             case .levelsOfUndo: manager.levelsOfUndo = 5
