@@ -51,18 +51,34 @@ extension POSIX {
         }
 
         /// Everything from `offset` to the end of the file.
+        ///
+        /// Reads straight into the result, sized by the file's length (and on, in pieces, if
+        /// the file grew meanwhile): a refresh or an append reads a few bytes after every line,
+        /// and zeroing a 64 KiB scratch buffer each time cost more than the read.
         func read(from offset: Int) throws(Failure) -> [UInt8] {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw Failure(errno: errno) }
             var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             var position = offset
+            // One byte over the length, so a file that did not grow ends the first piece short.
+            var pieceSize = max(Int(status.st_size) - offset, 0) + 1
             while true {
-                let count = buffer.withUnsafeMutableBytes { raw in
-                    retryingOnInterrupt { pread(descriptor, raw.baseAddress, raw.count, off_t(position)) }
+                var count = 0
+                var code: Int32 = 0
+                let piece = [UInt8](unsafeUninitializedCapacity: pieceSize) { buffer, initialized in
+                    count = retryingOnInterrupt { pread(descriptor, buffer.baseAddress, buffer.count, off_t(position)) }
+                    code = errno
+                    initialized = max(count, 0)
                 }
-                guard count >= 0 else { throw Failure(errno: errno) }
+                guard count >= 0 else { throw Failure(errno: code) }
+                if bytes.isEmpty {
+                    bytes = piece
+                } else {
+                    bytes += piece
+                }
                 if count == 0 { return bytes }
-                bytes.append(contentsOf: buffer[..<count])
                 position += count
+                pieceSize = max(pieceSize, 64 * 1024)
             }
         }
 

@@ -176,22 +176,23 @@ extension SavedHistory {
 
         /// Where each step is, to tell which steps a change moved.
         var layout: Layout {
-            var places: [UndoTree.NodeID: Layout.Place] = [:]
-            func place(_ step: Step, _ location: Layout.Location) -> Layout.Place {
-                Layout.Place(parent: step.parent, location: location, name: step.group.actionName ?? "", date: step.group.date)
-            }
+            var onPath: [UndoTree.NodeID: Layout.Location] = [:]
             var cursor = current
-            while let id = cursor, let step = steps[id], places[id] == nil {
-                places[id] = place(step, .undo)
+            while let id = cursor, let step = steps[id], onPath[id] == nil {
+                onPath[id] = .undo
                 cursor = step.parent
             }
-            for id in redoPath {
-                if let step = steps[id] { places[id] = place(step, .redo) }
+            for id in redoPath where steps[id] != nil {
+                onPath[id] = .redo
             }
-            for (id, step) in steps where places[id] == nil {
-                places[id] = place(step, .branch)
+            let places = steps.map { id, step in
+                // A parent trimmed away leaves the step at the start, as in the manager's tree.
+                (id: id, place: Layout.Place(
+                    parent: step.parent.flatMap { steps[$0] == nil ? nil : $0 }, location: onPath[id] ?? .branch,
+                    name: step.group.actionName ?? "",
+                    date: step.group.date))
             }
-            return Layout(places: places, current: current, redoPath: redoPath)
+            return Layout(sortedPlaces: places.sorted { $0.id < $1.id }, current: current, redoPath: redoPath)
         }
     }
 
@@ -222,8 +223,9 @@ extension SavedHistory {
             case branch
         }
 
-        /// Every step's place, by id.
-        public var places: [UndoTree.NodeID: Place]
+        /// Every step with its place, sorted by id: the REPL takes a layout after every line,
+        /// and a sorted array is made, searched and compared without hashing.
+        public private(set) var places: [(id: UndoTree.NodeID, place: Place)]
         /// The current step.
         public var current: UndoTree.NodeID?
         /// The redo path, the next step first.
@@ -235,31 +237,112 @@ extension SavedHistory {
         /// let layout = SavedHistory.Layout(session.undoManager.historyTree)
         /// ```
         public init(_ tree: UndoTree) {
-            let path = Set(tree.path(to: tree.current).map(\.id))
-            let redo = Set(tree.redoPath)
-            var places: [UndoTree.NodeID: Place] = [:]
-            for node in tree.nodes {
-                let location: Location = path.contains(node.id) ? .undo : redo.contains(node.id) ? .redo : .branch
-                places[node.id] = Place(parent: node.parent, location: location, name: node.actionName, date: node.date)
+            // Ids grow along every path from a root, so both paths come out sorted.
+            let path = tree.path(to: tree.current).map(\.id)
+            let redo = tree.redoPath
+            var places = tree.nodes.map { node in
+                (id: node.id, place: Place(parent: node.parent, location: .branch, name: node.actionName, date: node.date))
             }
-            self.init(places: places, current: tree.current, redoPath: tree.redoPath)
+            places.sort { $0.id < $1.id }
+            var pathIndex = path.startIndex
+            var redoIndex = redo.startIndex
+            for index in places.indices {
+                let id = places[index].id
+                while pathIndex < path.endIndex && path[pathIndex] < id { pathIndex += 1 }
+                while redoIndex < redo.endIndex && redo[redoIndex] < id { redoIndex += 1 }
+                if pathIndex < path.endIndex && path[pathIndex] == id {
+                    places[index].place.location = .undo
+                } else if redoIndex < redo.endIndex && redo[redoIndex] == id {
+                    places[index].place.location = .redo
+                }
+            }
+            self.init(sortedPlaces: places, current: tree.current, redoPath: tree.redoPath)
         }
 
-        init(places: [UndoTree.NodeID: Place], current: UndoTree.NodeID?, redoPath: [UndoTree.NodeID]) {
-            self.places = places
+        init(sortedPlaces: [(id: UndoTree.NodeID, place: Place)], current: UndoTree.NodeID?, redoPath: [UndoTree.NodeID]) {
+            self.places = sortedPlaces
             self.current = current
             self.redoPath = redoPath
         }
 
         /// The empty history.
-        static let empty = Layout(places: [:], current: nil, redoPath: [])
+        static let empty = Layout(sortedPlaces: [], current: nil, redoPath: [])
+
+        /// Whether the history is one path from the start to the current step: no redo
+        /// steps and no branches.
+        var isOnePath: Bool {
+            redoPath.isEmpty && places.allSatisfy { $0.place.location == .undo }
+        }
+
+        /// Makes `id` the current step at `place` (its parent the current step before, or
+        /// itself changed in place), after removing the steps `removed`.
+        mutating func record(_ id: UndoTree.NodeID, at place: Place, removing removed: [UndoTree.NodeID]) {
+            if !removed.isEmpty {
+                places.removeAll { removed.contains($0.id) }
+                // A step whose parent left hangs at the start, as in a layout of the tree.
+                for index in places.indices where places[index].place.parent.map(removed.contains) == true {
+                    places[index].place.parent = nil
+                }
+            }
+            if let last = places.last, last.id == id {
+                places[places.count - 1].place = place
+            } else {
+                precondition(places.last.map { $0.id < id } ?? true, "SavedHistory.Layout: steps are recorded in id order")
+                places.append((id, place))
+            }
+            current = id
+            redoPath = []
+        }
+
+        /// The place of the step with this id, if the history has it.
+        ///
+        /// ```swift
+        /// layout.place(of: id)?.parent   // the step it hangs below
+        /// ```
+        public func place(of id: UndoTree.NodeID) -> Place? {
+            var low = 0
+            var high = places.count
+            while low < high {
+                let middle = (low + high) / 2
+                if places[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < places.count && places[low].id == id ? places[low].place : nil
+        }
 
         /// The steps that are new in `self` or moved since `saved` (another parent or another
         /// part of the tree), in id order, and those that left.
+        ///
+        /// A step whose parent left hangs at the start, as a reader applying the change puts
+        /// it (see ``SavedHistory``): trimming the oldest step moves no other step.
         public func changes(since saved: Layout) -> (changed: [UndoTree.NodeID], removed: [UndoTree.NodeID]) {
-            let changed = places.filter { saved.places[$0.key] != $0.value }.keys.sorted()
-            let removed = saved.places.keys.filter { places[$0] == nil }.sorted()
+            var changed: [UndoTree.NodeID] = []
+            var removed: [UndoTree.NodeID] = []
+            var old = saved.places.startIndex
+            for (id, place) in places {
+                while old < saved.places.endIndex && saved.places[old].id < id {
+                    removed.append(saved.places[old].id)
+                    old += 1
+                }
+                guard old < saved.places.endIndex && saved.places[old].id == id else {
+                    changed.append(id)
+                    continue
+                }
+                var before = saved.places[old].place
+                old += 1
+                if let parent = before.parent, place.parent == nil, self.place(of: parent) == nil {
+                    before.parent = nil
+                }
+                if before != place {
+                    changed.append(id)
+                }
+            }
+            removed += saved.places[old...].map(\.id)
             return (changed, removed)
+        }
+
+        public static func == (lhs: Layout, rhs: Layout) -> Bool {
+            lhs.current == rhs.current && lhs.redoPath == rhs.redoPath
+                && lhs.places.elementsEqual(rhs.places) { $0.id == $1.id && $0.place == $1.place }
         }
     }
 }

@@ -9,6 +9,20 @@ struct HistoryOnDisk {
     /// The bytes of the base and of the changes after it.
     var baseBytes: Int
     var changeBytes: Int
+    /// The lines that may have changed the history since it was written or read: after
+    /// exactly one line of edits, the change is a new step or the current one changed in
+    /// place, which `REPL.editLineChange` finds without reading the whole tree.
+    var linesSince = LinesSince.none
+
+    enum LinesSince {
+        case none, oneEditLine, more
+    }
+
+    /// Notes a line that may change the history; `editsOnly` if it had no `undo`, `redo`,
+    /// `goto`, `begin` or `end`.
+    mutating func noteLine(editsOnly: Bool) {
+        linesSince = linesSince == .none && editsOnly ? .oneEditLine : .more
+    }
 
     /// Whether the next change may be appended rather than the history written whole: while
     /// the changes weigh less than the base (so writing the base again is paid for by as many
@@ -110,7 +124,10 @@ extension REPL {
         let compacted = (replica.journal?.recordCount ?? 0) == 0
         if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.takesAnotherChange, !compacted,
            session.undoManager.groupingLevel == 0,
-           let change = historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
+           let change = onDisk.linesSince == .oneEditLine
+               ? editLineChange(since: onDisk.layout, revision: replica.revision, limit: limit)
+                   ?? historyChange(since: onDisk.layout, revision: replica.revision, limit: limit)
+               : historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
             do {
                 let appended = try replica.store.appendHistoryChange(change.change, holding: lock)
                 historyOnDisk = HistoryOnDisk(
@@ -156,10 +173,58 @@ extension REPL {
         var steps: [UndoHistory<TODOCommand>.BranchStep] = []
         for id in changed {
             guard let group = try? session.undoManager.undoHistoryStep(id, of: TODOCommand.self) else { return nil }
-            steps.append(UndoHistory.BranchStep(parent: layout.places[id]?.parent, step: group))
+            steps.append(UndoHistory.BranchStep(parent: layout.place(of: id)?.parent, step: group))
         }
         let change = SavedHistory.Change(
             revision: revision, steps: steps, removed: removed, current: layout.current, redoPath: layout.redoPath)
+        return (change, layout)
+    }
+
+    /// What one line of edits changed in a history that is one path (no redo steps, no
+    /// branches), found from the manager's current node and counts instead of the whole tree:
+    /// a new step below the current one (and, at the limit, the oldest step trimmed: the
+    /// root of the path, since trimming keeps the path to the current step), or the current
+    /// step changed in place (an edit coalesced into it). `nil` when the history is not that
+    /// simple; ``historyChange(since:revision:limit:)`` compares whole layouts then.
+    ///
+    /// Saving after a line costs what the line changed: O(1) here, against O(steps) for
+    /// reading the tree (the difference between a history that keeps up with piped adds and
+    /// one that doubles their cost). Debug builds check the answer against the whole tree.
+    private func editLineChange(
+        since saved: SavedHistory.Layout, revision: UInt64, limit: Int
+    ) -> (change: SavedHistory.Change, layout: SavedHistory.Layout)? {
+        let manager = session.undoManager
+        guard limit > 0, saved.isOnePath, manager.redoCount == 0, let current = manager.currentHistoryNodeID else {
+            return nil
+        }
+        let count = saved.places.count
+        var trimmed: [UndoTree.NodeID] = []
+        let parent: UndoTree.NodeID?
+        if current == saved.current && manager.undoCount == count {
+            parent = saved.place(of: current)?.parent
+        } else if current > (saved.places.last?.id ?? UndoTree.NodeID(rawValue: 0)),
+                  manager.undoCount == min(count + 1, limit) {
+            parent = saved.current
+            if count + 1 > limit {
+                trimmed = [saved.places[0].id]
+            }
+        } else {
+            return nil
+        }
+        guard let step = try? manager.undoHistoryStep(current, of: TODOCommand.self) else { return nil }
+        let hangsBelow = parent.flatMap { trimmed.contains($0) ? nil : $0 }
+        var layout = saved
+        layout.record(
+            current,
+            at: SavedHistory.Layout.Place(parent: hangsBelow, location: .undo, name: step.actionName ?? "", date: step.date),
+            removing: trimmed)
+        let change = SavedHistory.Change(
+            revision: revision, steps: [UndoHistory.BranchStep(parent: hangsBelow, step: step)], removed: trimmed,
+            current: current, redoPath: [])
+        assert(
+            historyChange(since: saved, revision: revision, limit: limit).map { $0.change == change && $0.layout == layout }
+                ?? false,
+            "REPL.editLineChange disagrees with the whole tree")
         return (change, layout)
     }
 

@@ -73,6 +73,9 @@ extension REPL {
     /// A line with `undo`, `redo`, `begin` or `end` moves through the history or its groups,
     /// which a scope cannot contain; it runs until a command fails, as before.
     private func runEvent(_ commands: [Command]) -> Bool {
+        if commands.contains(where: mayChangeList) {
+            historyOnDisk?.noteLine(editsOnly: commands.allSatisfy(\.isEditOrRead))
+        }
         itemsShownBeforeLine = session.list.items.map(\.id)
         defer {
             itemsShownBeforeLine = nil
