@@ -14,7 +14,7 @@ struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     /// The number of initialized elements, which occupy `base[0..<count]`.
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init() {
         capacity = 0
@@ -118,5 +118,21 @@ struct StackBuffer<Element>: ~Copyable {
     private func checkIndex(_ index: Int) {
         // One unsigned comparison covers both a negative index and one past the end.
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StackBuffer: index \(index) out of range 0..<\(count)")
+    }
+}
+
+extension StackBuffer where Element == UndoStack.Entry {
+    /// Whether the newest entry is a step on the object `targetID`, read in place: binding
+    /// the identity alone copies (so retains) nothing. Where a run of steps on one object
+    /// goes on (see `UndoManager.runCommands(on:from:)`).
+    @inline(__always)
+    func lastIsStep(on targetID: ObjectIdentifier) -> Bool {
+        guard count > 0 else { return false }
+        switch self[count - 1] {
+        case .action(let id, _, _), .singleton(let id, _, _):
+            return id == targetID
+        case .begin, .end:
+            return false
+        }
     }
 }

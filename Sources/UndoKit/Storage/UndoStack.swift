@@ -211,6 +211,14 @@ struct UndoStack: ~Copyable {
     /// Removes the newest entry's closed group (top-level or nested in an open group) and
     /// returns its entries, oldest first.
     mutating func popNewestGroup() -> StackBuffer<Entry> {
+        var group = StackBuffer<Entry>()
+        popNewestGroup(into: &group)
+        return group
+    }
+
+    /// Removes the newest entry's closed group, as ``popNewestGroup()``, appending its entries
+    /// to `group`, oldest first.
+    mutating func popNewestGroup(into group: inout StackBuffer<Entry>) {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
@@ -218,9 +226,8 @@ struct UndoStack: ~Copyable {
                 totalCost -= metadata.cost
             }
         }
-        var group = StackBuffer<Entry>(minimumCapacity: entries.count - start)
+        group.reserveCapacity(group.count + entries.count - start)
         entries.moveSuffix(from: start, appendingTo: &group)
-        return group
     }
 
     /// Removes the open group if it is the only one open, is top-level and holds nothing;

@@ -116,7 +116,15 @@ extension UndoManager {
             invoke(step)
             return
         }
-        var entries = stack.pointee.popNewestGroup()
+        var entries = stackEntries.pointee.takeInvocationScratch()
+        stack.pointee.popNewestGroup(into: &entries)
+        invokeSteps(of: &entries)
+        stackEntries.pointee.returnInvocationScratch(entries)
+    }
+
+    /// Runs the steps of a group taken off a stack, newest first, descending into nested
+    /// groups; what is left when a step aborts the invocation stays in `entries`.
+    private func invokeSteps(of entries: inout StackBuffer<UndoStack.Entry>) {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
@@ -150,8 +158,11 @@ extension UndoManager {
                     }
                     if let borrowedObject {
                         runCommand(step, on: borrowedObject)
-                        // `runObject` holds the run's model; keep it past the call.
+                        // The rest of the run, without going round this loop for each step.
+                        let aborted = runCommands(on: borrowedObject, from: &entries)
+                        // `runObject` holds the run's model; keep it past the calls.
                         withExtendedLifetime(runObject) {}
+                        if aborted { return }
                     }
                     continue
                 }
@@ -175,6 +186,54 @@ extension UndoManager {
                 continue
             }
         }
+    }
+
+    /// Runs the command steps at the end of `entries` that follow a run's first one on the
+    /// same model, `model` (loaded, and held, by the caller), newest first, each moved to the
+    /// current stack as its own inverse: the loop of ``invokeNewestGroup(ofRedoStack:)`` for
+    /// a run of commands, without its per-step dispatch. Stops at the first entry of another
+    /// kind or on another model, which stays in `entries`. Returns whether a step aborted the
+    /// invocation (``removeAllActions()``).
+    ///
+    /// Every step sees what it would see in the general loop: the abort and removal checks
+    /// before it runs, and its inverse on the stack before the next one runs.
+    ///
+    /// A step on the same model is recognized by its target identity alone: the model is
+    /// alive, and a step's model reference pins the address of the object it was recorded on
+    /// (see ``ModelReference``), so no step recorded on another object can carry its identity.
+    private func runCommands(on model: Unmanaged<AnyObject>, from entries: inout StackBuffer<UndoStack.Entry>) -> Bool {
+        let modelID = ObjectIdentifier(model.takeUnretainedValue())
+        // The identity is read in place (binding it copies nothing); a step on the model is
+        // then moved out, its command run through an unretained reference while the moved
+        // entry owns it, and the entry moved on, or back if it is a closure's.
+        while entries.lastIsStep(on: modelID) {
+            let entry = entries.removeLast()
+            let owner: Unmanaged<UndoStepOwner>
+            switch entry {
+            case .action(_, let stepOwner, _), .singleton(_, let stepOwner, _):
+                owner = Unmanaged.passUnretained(stepOwner)
+            case .begin, .end:
+                preconditionFailure("UndoManager: a step turned into a group mark")
+            }
+            guard owner._withUnsafeGuaranteedRef({ $0.isCommand }) else {
+                entries.append(entry)
+                return false
+            }
+            if storage.pointee.invocationWasAborted { return true }
+            if !storage.pointee.targetsRemovedDuringInvocation.isEmpty
+                && storage.pointee.targetsRemovedDuringInvocation.contains(modelID) {
+                continue
+            }
+            Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque())
+                ._withUnsafeGuaranteedRef { command in model._withUnsafeGuaranteedRef { command.run(on: $0) } }
+            switch consume entry {
+            case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
+                moveRunCommand(UndoStep(targetID: id, owner: stepOwner, handler: handler))
+            case .begin, .end:
+                preconditionFailure("UndoManager: a step turned into a group mark")
+            }
+        }
+        return false
     }
 
     /// Runs one popped step: a handler on its target, if alive; or a command, whose step then
@@ -205,11 +264,9 @@ extension UndoManager {
     /// the step to the current stack as its own inverse.
     @inline(__always)
     private func runCommand(_ step: consuming UndoStep, on model: Unmanaged<AnyObject>) {
-        // Borrowed for the run as the target is above.
-        withExtendedLifetime(step) { step in
-            Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
-                ._withUnsafeGuaranteedRef { entry in model._withUnsafeGuaranteedRef { entry.run(on: $0) } }
-        }
+        // Borrowed for the run: the step, consumed after it, owns the entry.
+        Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
+            ._withUnsafeGuaranteedRef { entry in model._withUnsafeGuaranteedRef { entry.run(on: $0) } }
         moveRunCommand(step)
     }
 
@@ -224,7 +281,17 @@ extension UndoManager {
             // Overrides see the inverse registration, as they would a handler's.
             recordThroughOverrides(unsafeDowncast(step.owner, to: CommandEntry.self), on: model)
         } else if registrationIsEnabled {
-            register(step)
+            // Undo and redo record inverses into the group they opened on the other stack:
+            // what `register` does there, without its checks for a new edit (redo to end, the
+            // event's group to open), which apply only outside undo and redo. A step may have
+            // closed that group, or run outside undo (the coordinator's replay): `register`.
+            let stack = stacks + (storage.pointee.isUndoing ? 1 : 0)
+            if (storage.pointee.isUndoing || storage.pointee.isRedoing) && stack.pointee.nesting > 0 {
+                stack.pointee.pushAction(step)
+                checkInvariantsInDebugBuilds()
+            } else {
+                register(step)
+            }
         }
     }
 }
