@@ -304,19 +304,21 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                 open.append(group)
             case .end:
                 finish(open.removeLast())
-            case .action(_, let owner, _):
-                open[open.count - 1].items.append(.command(try command(in: owner, step: steps.count)))
-            case .singleton(_, let owner, _):
-                finish(UndoHistory<Command>.Group(items: [.command(try command(in: owner, step: steps.count))]))
+            case .action(_, let owner, let handler):
+                open[open.count - 1].items.append(.command(try command(in: owner, handler, step: steps.count)))
+            case .singleton(_, let owner, let handler):
+                finish(UndoHistory<Command>.Group(items: [.command(try command(in: owner, handler, step: steps.count))]))
             }
         }
         return steps
     }
 
-    private func command(in owner: UndoStepOwner, step: Int) throws(UndoHistoryError) -> Command {
+    private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
         guard owner.isCommand else { throw .notACommand(stack: stack, stepIndex: step) }
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
-        guard entry.runsExecute == runsExecute, let command = entry.command as? Command else {
+        // A step that keeps its command runs the way its stack says; an entry keeps its own.
+        guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
+              let command = entry.command(bits: handler.inlineBits) as? Command else {
             throw .notACommand(stack: stack, stepIndex: step)
         }
         return command

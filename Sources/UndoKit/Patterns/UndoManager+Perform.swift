@@ -11,7 +11,9 @@ extension UndoManager {
     /// subclass, literally a call to ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``,
     /// so overrides see each step and each inverse; on a plain manager, the command is
     /// recorded in one allocation and moves between the stacks, so undo and redo allocate
-    /// nothing), so everything about registrations applies: it joins the open group (or opens the event's automatic group),
+    /// nothing, and a command that is plain data no larger than a word, such as an index or an
+    /// amount, is kept in the step itself, so performing it allocates nothing either), so
+    /// everything about registrations applies: it joins the open group (or opens the event's automatic group),
     /// clears the redo stack, counts against ``levelsOfUndo``, posts the usual notifications,
     /// and is skipped if `model` is gone by the time it is undone. Call
     /// ``removeAllActions(withTarget:)`` with `model` to forget its steps.
@@ -43,6 +45,17 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
+        if !storage.pointee.isSubclassInstance && commandFitsInStep(Command.self) {
+            // A small plain command lives in its step: no allocation (see InlineCommandOwner).
+            if registrationIsEnabled {
+                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                register(UndoStep(
+                    targetID: ObjectIdentifier(model), owner: owner,
+                    handler: ErasedHandler(inlineBits: stepBits(of: command))))
+            }
+            nameStep(after: command)
+            return
+        }
         let entryType = cachedClass(
             TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
             in: &storage.pointee.commandEntryClassCache
@@ -60,13 +73,36 @@ extension UndoManager {
             // (callgrind, W1 with commands: a retain and a release per perform).
             register(UndoStep(command: consume entry))
         }
-        // Read after execute, so that a name can describe what execute found ("Delete Milk").
+        nameStep(after: command)
+    }
+
+    /// Names the step after `command`, read after it executed, so that a name can describe
+    /// what execute found ("Delete Milk").
+    @inline(__always)
+    private func nameStep<Command: UndoableCommand>(after command: Command) {
         let name = command.actionName
         if !name.isEmpty {
             setActionName(name)
         } else {
             publishObservableChanges()
         }
+    }
+
+    /// The owner shared by the steps of commands of `commandType` on `model` that keep their
+    /// command in the step: the last one made, if it is for the same model and type.
+    @inline(__always)
+    func inlineCommandOwner<Command: UndoableCommand>(
+        for model: Command.Model, commandType: Command.Type
+    ) -> CommandEntry where Command.Model: AnyObject {
+        // An equal model identifier is this very object (see `modelReference(for:)`).
+        if let last = storage.pointee.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
+           storage.pointee.lastInlineCommandType == ObjectIdentifier(commandType) {
+            return last
+        }
+        let created = InlineCommandOwner<Command>(modelReference: modelReference(for: model))
+        storage.pointee.lastInlineCommandOwner = created
+        storage.pointee.lastInlineCommandType = ObjectIdentifier(commandType)
+        return created
     }
 
     /// The ``ModelReference`` a command on `model` is recorded with: the one of the previous

@@ -42,6 +42,10 @@ struct UndoManagerStorage {
     /// The ``ModelReference`` last made by `perform(_:on:)`, which the next command on the
     /// same model shares.
     var lastModelReference: ModelReference?
+    /// The ``InlineCommandOwner`` last made by `perform(_:on:)`, and the command type it is
+    /// for: the next small command of that type on the same model shares it.
+    var lastInlineCommandOwner: CommandEntry?
+    var lastInlineCommandType: ObjectIdentifier?
     var commandEntryClassCache = ClassCache()
     /// While a step's handler runs: its ``ActionTarget``, which registrations on the same
     /// object share. Unretained: the running step holds the target until this is reset.

@@ -17,8 +17,9 @@ struct UndoStep {
     let targetID: ObjectIdentifier
     /// An ``ActionTarget`` or a ``CommandEntry``, as ``UndoStepOwner/isCommand`` says.
     let owner: UndoStepOwner
-    /// The registered handler, erased; unused (``ErasedHandler/none``) for a command.
-    let handler: ErasedHandler
+    /// The registered handler, erased; for a command, unused (``ErasedHandler/none``) or the
+    /// command's bits (``ErasedHandler/init(inlineBits:)``), which a run updates in place.
+    var handler: ErasedHandler
 
     init(targetID: ObjectIdentifier, owner: UndoStepOwner, handler: ErasedHandler) {
         self.targetID = targetID
@@ -44,9 +45,14 @@ struct UndoStep {
 /// one load.
 class UndoStepOwner {
     let isCommand: Bool
+    /// Whether the command is kept in the step itself, in its handler's first word (see
+    /// ``InlineCommandOwner``), rather than in the owner (``CommandEntry``). A stored flag
+    /// beside ``isCommand``, in the same word of the object.
+    let keepsCommandInStep: Bool
 
-    init(isCommand: Bool) {
+    init(isCommand: Bool, keepsCommandInStep: Bool = false) {
         self.isCommand = isCommand
+        self.keepsCommandInStep = keepsCommandInStep
     }
 }
 
@@ -145,6 +151,32 @@ struct ErasedHandler {
     func call(with object: AnyObject) {
         body(object)
     }
+
+    /// The handler word of a step that keeps its command in itself (see
+    /// ``InlineCommandOwner``): the command's bits in the function word, and no context. Never
+    /// called: such a step's owner is a command's, which undo and redo run instead.
+    ///
+    /// Sound as the casts above are: a handler is two words, an entry point and a context
+    /// that is reference counted when not null; these bits are never called, and the null
+    /// context is what copying and destroying the handler look at. No `Optional` of a
+    /// handler is ever made, so no bit pattern of the first word stands for `nil`
+    /// (`InlineCommandTests` runs commands whose bits are zero and all ones).
+    @inline(__always)
+    init(inlineBits: UInt) {
+        self = unsafeBitCast(InlineBits(bits: inlineBits, context: nil), to: ErasedHandler.self)
+    }
+
+    /// The bits ``init(inlineBits:)`` stored.
+    @inline(__always)
+    var inlineBits: UInt {
+        unsafeBitCast(self, to: InlineBits.self).bits
+    }
+}
+
+/// The two words of an ``ErasedHandler`` that holds a command's bits.
+private struct InlineBits {
+    let bits: UInt
+    let context: UnsafeRawPointer?
 }
 
 /// A handler kept in a struct, so that it can be bit-cast as memory (see ``ErasedHandler``).

@@ -113,18 +113,19 @@ extension UndoManager {
     func invokeNewestGroup(ofRedoStack: Bool) {
         let stack = stacks + (ofRedoStack ? 1 : 0)
         if let step = stack.pointee.popNewestSingleton() {
-            invoke(step)
+            invoke(step, executing: ofRedoStack)
             return
         }
         var entries = stackEntries.pointee.takeInvocationScratch()
         stack.pointee.popNewestGroup(into: &entries)
-        invokeSteps(of: &entries)
+        invokeSteps(of: &entries, executing: ofRedoStack)
         stackEntries.pointee.returnInvocationScratch(entries)
     }
 
     /// Runs the steps of a group taken off a stack, newest first, descending into nested
-    /// groups; what is left when a step aborts the invocation stays in `entries`.
-    private func invokeSteps(of entries: inout StackBuffer<UndoStack.Entry>) {
+    /// groups; what is left when a step aborts the invocation stays in `entries`. Commands
+    /// execute if `executing` (the group came off the redo stack), else undo.
+    private func invokeSteps(of entries: inout StackBuffer<UndoStack.Entry>, executing: Bool) {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
@@ -157,9 +158,9 @@ extension UndoManager {
                         runTarget = reference.toOpaque()
                     }
                     if let borrowedObject {
-                        runCommand(step, on: borrowedObject)
+                        runCommand(step, on: borrowedObject, executing: executing)
                         // The rest of the run, without going round this loop for each step.
-                        let aborted = runCommands(on: borrowedObject, from: &entries)
+                        let aborted = runCommands(on: borrowedObject, from: &entries, executing: executing)
                         // `runObject` holds the run's model; keep it past the calls.
                         withExtendedLifetime(runObject) {}
                         if aborted { return }
@@ -201,7 +202,9 @@ extension UndoManager {
     /// A step on the same model is recognized by its target identity alone: the model is
     /// alive, and a step's model reference pins the address of the object it was recorded on
     /// (see ``ModelReference``), so no step recorded on another object can carry its identity.
-    private func runCommands(on model: Unmanaged<AnyObject>, from entries: inout StackBuffer<UndoStack.Entry>) -> Bool {
+    private func runCommands(
+        on model: Unmanaged<AnyObject>, from entries: inout StackBuffer<UndoStack.Entry>, executing: Bool
+    ) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place (binding it copies nothing); a step on the model is
         // then moved out, its command run through an unretained reference while the moved
@@ -209,9 +212,11 @@ extension UndoManager {
         while entries.lastIsStep(on: modelID) {
             let entry = entries.removeLast()
             let owner: Unmanaged<UndoStepOwner>
+            var bits: UInt
             switch entry {
-            case .action(_, let stepOwner, _), .singleton(_, let stepOwner, _):
+            case .action(_, let stepOwner, let handler), .singleton(_, let stepOwner, let handler):
                 owner = Unmanaged.passUnretained(stepOwner)
+                bits = handler.inlineBits
             case .begin, .end:
                 preconditionFailure("UndoManager: a step turned into a group mark")
             }
@@ -224,11 +229,20 @@ extension UndoManager {
                 && storage.pointee.targetsRemovedDuringInvocation.contains(modelID) {
                 continue
             }
-            Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque())
-                ._withUnsafeGuaranteedRef { command in model._withUnsafeGuaranteedRef { command.run(on: $0) } }
+            let keepsCommandInStep = owner._withUnsafeGuaranteedRef { $0.keepsCommandInStep }
+            Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque())._withUnsafeGuaranteedRef { command in
+                model._withUnsafeGuaranteedRef {
+                    if keepsCommandInStep {
+                        command.run(&bits, on: $0, executing: executing)
+                    } else {
+                        command.run(on: $0)
+                    }
+                }
+            }
             switch consume entry {
             case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
-                moveRunCommand(UndoStep(targetID: id, owner: stepOwner, handler: handler))
+                moveRunCommand(UndoStep(
+                    targetID: id, owner: stepOwner, handler: keepsCommandInStep ? ErasedHandler(inlineBits: bits) : handler))
             case .begin, .end:
                 preconditionFailure("UndoManager: a step turned into a group mark")
             }
@@ -240,7 +254,7 @@ extension UndoManager {
     /// moves to the current stack as its own inverse, where the registration a handler would
     /// make goes (spec R2–R7), so undo and redo allocate nothing.
     @inline(__always)
-    private func invoke(_ step: consuming UndoStep) {
+    private func invoke(_ step: consuming UndoStep, executing: Bool) {
         if !step.owner.isCommand {
             // The step owns its target for the whole call, so the call borrows it: left to
             // ARC, the target was retained once more around the call and released twice after
@@ -249,6 +263,13 @@ extension UndoManager {
                 Unmanaged.passUnretained(unsafeDowncast(step.owner, to: ActionTarget.self))
                     ._withUnsafeGuaranteedRef { $0.invoke(step.handler, in: self) }
             }
+            return
+        }
+        if step.owner.keepsCommandInStep {
+            // The model is loaded, and held, for this one step.
+            guard let model = unsafeDowncast(step.owner, to: CommandEntry.self).model else { return }
+            runCommand(step, on: Unmanaged.passUnretained(model), executing: executing)
+            withExtendedLifetime(model) {}
             return
         }
         // Borrowed for the run as the target is above.
@@ -263,10 +284,18 @@ extension UndoManager {
     /// Runs a command step on its model, loaded by the caller (who keeps it alive), and moves
     /// the step to the current stack as its own inverse.
     @inline(__always)
-    private func runCommand(_ step: consuming UndoStep, on model: Unmanaged<AnyObject>) {
+    private func runCommand(_ step: consuming UndoStep, on model: Unmanaged<AnyObject>, executing: Bool) {
         // Borrowed for the run: the step, consumed after it, owns the entry.
-        Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
-            ._withUnsafeGuaranteedRef { entry in model._withUnsafeGuaranteedRef { entry.run(on: $0) } }
+        let entry = Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
+        if entry._withUnsafeGuaranteedRef({ $0.keepsCommandInStep }) {
+            var bits = step.handler.inlineBits
+            entry._withUnsafeGuaranteedRef { entry in
+                model._withUnsafeGuaranteedRef { entry.run(&bits, on: $0, executing: executing) }
+            }
+            step.handler = ErasedHandler(inlineBits: bits)
+        } else {
+            entry._withUnsafeGuaranteedRef { entry in model._withUnsafeGuaranteedRef { entry.run(on: $0) } }
+        }
         moveRunCommand(step)
     }
 

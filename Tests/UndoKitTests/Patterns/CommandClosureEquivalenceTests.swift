@@ -1,5 +1,5 @@
 import Testing
-import UndoKit
+@testable import UndoKit
 
 /// A command recorded by `perform(_:on:)` is observably the closure registration it stands
 /// for: a handler that changes the model and registers its inverse. Undo and redo run a run
@@ -12,6 +12,8 @@ struct CommandClosureEquivalenceTests {
     final class Model {
         let name: String
         var value = 0
+        /// The world, for commands that hold no reference (`SmallBump`).
+        unowned var world: World?
         init(_ name: String) { self.name = name }
     }
 
@@ -37,6 +39,7 @@ struct CommandClosureEquivalenceTests {
         var observation: UndoManager.EventObservation?
 
         init() {
+            for model in models { model.world = self }
             manager.notificationCenter = nil
             manager.groupsByEvent = false
             observation = manager.addEventObserver { [unowned self] event in events.append("\(event)") }
@@ -84,6 +87,23 @@ struct CommandClosureEquivalenceTests {
         }
     }
 
+    /// `Bump` as plain data of less than a word, which the manager keeps in the step itself
+    /// (`InlineCommandOwner`); it reaches the world through its model.
+    struct SmallBump: UndoableCommand {
+        let amount: Int32
+        let effect: Effect
+
+        func execute(on model: Model) {
+            model.value += Int(amount)
+            model.world!.perform(effect, on: model, manager: model.world!.manager)
+        }
+
+        func undo(on model: Model) {
+            model.value -= Int(amount)
+            model.world!.perform(effect, on: model, manager: model.world!.manager)
+        }
+    }
+
     /// The closure registration a `Bump` stands for.
     static func bump(_ amount: Int, _ effect: Effect, on model: Model, in world: World) {
         model.value += amount
@@ -91,8 +111,10 @@ struct CommandClosureEquivalenceTests {
         world.manager.registerUndo(withTarget: model) { model in bump(-amount, effect, on: model, in: world) }
     }
 
-    @Test("random scripts: every state and event agrees", arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
-    func randomScripts(seed: UInt64) {
+    @Test("random scripts: every state and event agrees",
+          arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8], [false, true])
+    func randomScripts(seed: UInt64, commandsInSteps: Bool) {
+        #expect(InlineCommandOwner<SmallBump>.fitsInStep && !InlineCommandOwner<Bump>.fitsInStep)
         var random = SplitMix64(seed: seed)
         let commands = World(), closures = World()
         var log: [String] = []
@@ -116,7 +138,11 @@ struct CommandClosureEquivalenceTests {
                     default: .none
                     }
                     description += " \(index):\(amount)\(effect == .none ? "" : "(\(effect))")"
-                    commands.manager.perform(Bump(amount: amount, effect: effect, world: commands), on: commands.models[index])
+                    if commandsInSteps {
+                        commands.manager.perform(SmallBump(amount: Int32(amount), effect: effect), on: commands.models[index])
+                    } else {
+                        commands.manager.perform(Bump(amount: amount, effect: effect, world: commands), on: commands.models[index])
+                    }
                     Self.bump(amount, effect, on: closures.models[index], in: closures)
                 }
                 if commands.manager.groupingLevel > 0 { commands.manager.endUndoGrouping() }
