@@ -269,7 +269,8 @@ extension UndoManager {
             // The model is loaded, and held, for this one step.
             guard let model = unsafeDowncast(step.owner, to: CommandEntry.self).model else { return }
             runCommand(step, on: Unmanaged.passUnretained(model), executing: executing)
-            withExtendedLifetime(model) {}
+            // The load's retain holds the model until here (`withExtendedLifetime` was a call).
+            _fixLifetime(model)
             return
         }
         // Borrowed for the run as the target is above.
