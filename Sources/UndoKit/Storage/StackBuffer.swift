@@ -102,6 +102,21 @@ struct StackBuffer<Element>: ~Copyable {
     }
 
     /// Removes every element; keeps the capacity only if asked to.
+    /// The address of element `index`, for moving it out; see ``forgetAll()``.
+    func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
+        checkIndex(index)
+        return base + index
+    }
+
+    /// Forgets every element, whose values the caller has moved out through
+    /// ``pointer(at:)``, and frees the storage.
+    mutating func forgetAll() {
+        count = 0
+        StackMemory.deallocate(base)
+        base = StackMemory.allocate(Element.self, capacity: 0)
+        capacity = 0
+    }
+
     mutating func removeAll(keepingCapacity: Bool = false) {
         base.deinitialize(count: count)
         count = 0

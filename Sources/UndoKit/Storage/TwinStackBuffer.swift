@@ -23,6 +23,22 @@ struct TwinStackBuffer: ~Copyable {
         /// +1 for the undo stack, -1 for the redo stack.
         let step: Int
         fileprivate(set) var count = 0
+        /// Entries past `count` that belong to the group an undo or redo took off this stack
+        /// and is running (see ``StackEntries/detachSuffix(from:)``): still in place, not
+        /// part of the stack, and not free until each is taken.
+        fileprivate(set) var detached = 0
+        /// The index of the detached group's oldest entry: where `count` was when it was
+        /// detached (removals below it lower `count` since, not the group).
+        fileprivate(set) var detachedStart = 0
+        /// Slots this stack freed below its detached group while the group runs: free only
+        /// once the group is gone, since the other stack grows towards them through it.
+        fileprivate(set) var freedBelowDetached = 0
+        /// Whether the detached group moved to a buffer of its own (see
+        /// ``StackEntries/evacuateDetached()``).
+        fileprivate(set) var groupIsEvacuated = false
+
+        /// Slots from the origin to the end of the detached group.
+        var extent: Int { detached == 0 ? count : detachedStart + detached }
     }
 
     /// The undo stack's side (from the first slot up), then the redo stack's (from the last
@@ -39,64 +55,89 @@ struct TwinStackBuffer: ~Copyable {
     private(set) var capacity = 0
     /// Slots neither stack uses; an append grows the buffer when there are none.
     fileprivate(set) var freeSlots = 0
-    /// Where an undo or redo puts the group it takes off a stack while its steps run (see
-    /// `UndoManager.invokeNewestGroup(ofRedoStack:)`): kept with its capacity from one group to
-    /// the next, because a buffer allocated anew for each large group is fresh memory, and
-    /// the page faults of its first touch cost more than the steps (W2: 8,000 faults, more
-    /// than half of the undo's time, for 200,000 steps). It holds at most the largest group
-    /// taken off so far, as large as that group is on its stack.
-    private var invocationScratch = StackBuffer<Entry>()
+    /// Where a side's detached group goes if something appends to that side while the group
+    /// runs (which would write over it): undo side first, then redo side (see
+    /// ``StackEntries/evacuateDetached()``). Empty, with no storage, otherwise.
+    fileprivate let evacuatedGroups: UnsafeMutablePointer<StackBuffer<Entry>>
 
     init() {
         let base = StackMemory.allocate(Entry.self, capacity: 0)
         sides = .allocate(capacity: 2)
         sides.initialize(to: Side(origin: base, step: 1))
         (sides + 1).initialize(to: Side(origin: base - 1, step: -1))
+        evacuatedGroups = .allocate(capacity: 2)
+        evacuatedGroups.initialize(to: StackBuffer())
+        (evacuatedGroups + 1).initialize(to: StackBuffer())
     }
 
     deinit {
-        undoSide.origin.deinitialize(count: undoSide.count)
-        (redoSide.origin - (redoSide.count - 1)).deinitialize(count: redoSide.count)
+        undoSide.origin.deinitialize(count: undoSide.extent)
+        (redoSide.origin - (redoSide.extent - 1)).deinitialize(count: redoSide.extent)
         StackMemory.deallocate(undoSide.origin)
         sides.deallocate()
+        evacuatedGroups.deinitialize(count: 2)
+        evacuatedGroups.deallocate()
     }
 
     /// Makes room for at least `extra` more entries on either side.
     mutating func reserveCapacity(forAdding extra: Int) {
         if extra > freeSlots {
-            grow(toAtLeast: capacity - freeSlots + extra)
+            grow(forAdding: extra)
         }
     }
 
-    /// The scratch buffer for a group taken off a stack, empty; a new one if it is in use (a
-    /// step's handler undoing another group of this manager's is a programmer error, but the
-    /// buffer must not be shared even then).
-    mutating func takeInvocationScratch() -> StackBuffer<Entry> {
-        var taken = StackBuffer<Entry>()
-        swap(&taken, &invocationScratch)
-        return taken
+    /// Moves the origin of a redo stack that holds at most `limit` entries down to `headroom`
+    /// slots above the undo stack's end, when it is further: an undo about to write its redo group then writes it
+    /// into the slots its own group is leaving, memory the process has touched, instead of
+    /// the end of the buffer, which a stack grown by appends has never touched (W2: 2 MB, 485
+    /// page faults, for 200,000 steps). The slots above the new origin are out of reach until
+    /// the redo stack is empty again (see ``sinkEmptyRedoSide()``).
+    ///
+    ///
+    /// The redo stack may hold a few entries (the begin mark of the group the undo opened):
+    /// they move with the origin.
+    mutating func floatRedoSide(holdingAtMost limit: Int, headroom: Int) {
+        let count = sides[1].count
+        guard count <= limit && sides[1].detached == 0 else { return }
+        let origin = sides[0].origin + sides[0].extent + headroom - 1
+        guard origin < sides[1].origin else { return }
+        // Entry `i` of the redo stack is at `origin - i`: the block is its `count` slots
+        // ending at the origin.
+        (origin - (count - 1)).moveInitialize(from: sides[1].origin - (count - 1), count: count)
+        freeSlots -= sides[1].origin - origin
+        sides[1].origin = origin
     }
 
-    /// Gives the scratch buffer back, emptied, keeping its capacity.
-    mutating func returnInvocationScratch(_ scratch: consuming StackBuffer<Entry>) {
-        scratch.removeAll(keepingCapacity: true)
-        if scratch.capacity >= invocationScratch.capacity {
-            swap(&scratch, &invocationScratch)
-        }
+    /// Moves the origin of an empty redo stack back to the end of the buffer, where all free
+    /// slots are in reach again; `false` if the redo stack holds entries.
+    @discardableResult
+    mutating func sinkEmptyRedoSide() -> Bool {
+        guard redoSide.count == 0 && redoSide.detached == 0 else { return false }
+        let end = undoSide.origin + capacity - 1
+        freeSlots += end - redoSide.origin
+        redoSide.origin = end
+        return true
     }
 
-    // Out of line: growing is rare, and the appends that may grow are on the hot path.
+    /// Makes `extra` slots free: those above a floating empty redo stack first, else by
+    /// reallocating. Out of line: growing is rare, and the appends that may grow are on the
+    /// hot path.
     @inline(never)
-    mutating func grow(toAtLeast minimumCapacity: Int) {
-        let newCapacity = Swift.max(minimumCapacity, 2 * capacity, 16)
+    mutating func grow(forAdding extra: Int) {
+        if sinkEmptyRedoSide() && freeSlots >= extra {
+            return
+        }
+        let newCapacity = Swift.max(capacity - freeSlots + extra, 2 * capacity, 16)
+        // The redo stack's block, detached group included, ends at its origin.
+        let redoExtent = redoSide.extent
+        let redoEnd = redoSide.origin - undoSide.origin
         let base = StackMemory.reallocate(undoSide.origin, capacity: newCapacity)
-        // The redo stack's block was copied where it was, at the old end; move it to the
-        // new end (the regions may overlap, which moveInitialize allows).
-        let redoCount = redoSide.count
-        (base + newCapacity - redoCount).moveInitialize(from: base + capacity - redoCount, count: redoCount)
+        // Copied where it was; move it to the new end (the regions may overlap, which
+        // moveInitialize allows).
+        (base + newCapacity - redoExtent).moveInitialize(from: base + redoEnd - redoExtent + 1, count: redoExtent)
+        freeSlots += (newCapacity - 1) - redoEnd
         undoSide.origin = base
         redoSide.origin = base + newCapacity - 1
-        freeSlots += newCapacity - capacity
         capacity = newCapacity
     }
 }
@@ -142,10 +183,17 @@ struct StackEntries {
         side.pointee.origin + index &* side.pointee.step
     }
 
-    /// Sets this side's count, keeping the buffer's free slots in step.
+    /// Sets this side's count, keeping the buffer's free slots in step: slots freed below a
+    /// detached group wait for the group to go (see ``TwinStackBuffer/Side``).
     @inline(__always)
     private func setCount(_ newCount: Int) {
-        buffer.pointee.freeSlots -= newCount - side.pointee.count
+        let change = newCount - side.pointee.count
+        if side.pointee.detached != 0 {
+            // Appends evacuate the group first, so only removals get here.
+            side.pointee.freedBelowDetached -= change
+        } else {
+            buffer.pointee.freeSlots -= change
+        }
         side.pointee.count = newCount
     }
 
@@ -180,15 +228,23 @@ struct StackEntries {
 
     @inline(__always)
     func append(_ entry: consuming Entry) {
+        if side.pointee.detached != 0 {
+            evacuateDetached()
+        }
         if buffer.pointee.freeSlots == 0 {
-            buffer.pointee.grow(toAtLeast: buffer.pointee.capacity + 1)
+            buffer.pointee.grow(forAdding: 1)
         }
         let count = self.count
         slot(count).initialize(to: entry)
-        setCount(count + 1)
+        // No group is detached here any more: the slot comes out of the free ones.
+        buffer.pointee.freeSlots -= 1
+        side.pointee.count = count + 1
     }
 
     func append(contentsOf entries: some Collection<Entry>) {
+        if side.pointee.detached != 0 {
+            evacuateDetached()
+        }
         buffer.pointee.reserveCapacity(forAdding: entries.count)
         for entry in entries {
             append(entry)
@@ -241,6 +297,121 @@ struct StackEntries {
             }
         }
         setCount(start)
+    }
+
+    // MARK: A group taken off in place
+
+    /// Takes the entries from `start` on off the stack but leaves them where they are, for an
+    /// undo or redo to run them newest first with ``popDetached()``: nothing is copied, and
+    /// the other stack, growing into the slots as they are taken, writes into memory already
+    /// touched. Their slots are not free until taken; ``finishDetached()`` ends it.
+    ///
+    /// Everything else goes on as if the group were gone: counts, removals, trimming. Should
+    /// anything append to this stack meanwhile (which only unusual code in a step does: a
+    /// first read of the history tree, a registration after `removeAllActions()`), the rest of
+    /// the group moves to a buffer of its own first (``evacuateDetached()``).
+    func detachSuffix(from start: Int) {
+        precondition(side.pointee.detached == 0 && !side.pointee.groupIsEvacuated, "StackEntries: a group is already detached")
+        checkRange(start..<count)
+        side.pointee.detached = count - start
+        side.pointee.detachedStart = start
+        side.pointee.count = start
+    }
+
+    /// The evacuated group of this side (see ``evacuateDetached()``).
+    private var evacuatedGroup: StackBuffer<Entry> {
+        unsafeAddress { UnsafePointer(buffer.pointee.evacuatedGroups + (side.pointee.step > 0 ? 0 : 1)) }
+        nonmutating unsafeMutableAddress { buffer.pointee.evacuatedGroups + (side.pointee.step > 0 ? 0 : 1) }
+    }
+
+    /// The slot of the newest entry of the group detached in place.
+    @inline(__always)
+    private var newestDetachedSlot: UnsafeMutablePointer<Entry> {
+        slot(side.pointee.detachedStart + side.pointee.detached - 1)
+    }
+
+    /// Whether the newest detached entry is a step on the object `targetID`, read in place:
+    /// binding the identity alone copies (so retains) nothing.
+    @inline(__always)
+    func newestDetachedIsStep(on targetID: ObjectIdentifier) -> Bool {
+        if side.pointee.detached == 0 {
+            return side.pointee.groupIsEvacuated && evacuatedGroup.lastIsStep(on: targetID)
+        }
+        switch newestDetachedSlot.pointee {
+        case .action(let id, _, _), .singleton(let id, _, _):
+            return id == targetID
+        case .begin, .end:
+            return false
+        }
+    }
+
+    /// Takes the newest entry of the detached group; `nil` once none is left.
+    @inline(__always)
+    func popDetached() -> Entry? {
+        let detached = side.pointee.detached
+        if detached == 0 {
+            return side.pointee.groupIsEvacuated ? evacuatedGroup.popLast() : nil
+        }
+        let entry = newestDetachedSlot.move()
+        side.pointee.detached = detached - 1
+        buffer.pointee.freeSlots += 1
+        return entry
+    }
+
+    /// Puts back the entry ``popDetached()`` just returned, before anything else could take
+    /// its slot.
+    @inline(__always)
+    func unpopDetached(_ entry: consuming Entry) {
+        if side.pointee.groupIsEvacuated {
+            evacuatedGroup.append(entry)
+            return
+        }
+        buffer.pointee.freeSlots -= 1
+        side.pointee.detached += 1
+        newestDetachedSlot.initialize(to: entry)
+    }
+
+    /// Moves what is left of the group detached in place to a buffer of its own, so that
+    /// this stack can grow over its slots.
+    @inline(never)
+    func evacuateDetached() {
+        let detached = side.pointee.detached
+        let start = side.pointee.detachedStart
+        var group = StackBuffer<Entry>(minimumCapacity: detached)
+        group.append(uninitializedCount: detached) { slots in
+            for offset in 0..<detached {
+                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+            }
+        }
+        swap(&group, &evacuatedGroup)
+        side.pointee.groupIsEvacuated = true
+        side.pointee.detached = 0
+        buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
+        side.pointee.freedBelowDetached = 0
+    }
+
+    /// Ends a detached group: what is left of it (a step aborted the run) moves to the end of
+    /// `remains`, oldest first, for the caller to release, and its slots are free again.
+    func finishDetached(movingRemainsTo remains: inout StackBuffer<Entry>) {
+        let detached = side.pointee.detached
+        let start = side.pointee.detachedStart
+        if detached > 0 {
+            remains.append(uninitializedCount: detached) { slots in
+                for offset in 0..<detached {
+                    (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+                }
+            }
+        }
+        if side.pointee.groupIsEvacuated {
+            for index in evacuatedGroup.indices {
+                remains.append((evacuatedGroup.pointer(at: index)).move())
+            }
+            evacuatedGroup.forgetAll()
+            side.pointee.groupIsEvacuated = false
+        }
+        buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
+        side.pointee.detached = 0
+        side.pointee.freedBelowDetached = 0
     }
 
     /// Forgets the newest entry, whose value the caller has already moved out through

@@ -219,6 +219,26 @@ struct UndoStack: ~Copyable {
     /// Removes the newest entry's closed group, as ``popNewestGroup()``, appending its entries
     /// to `group`, oldest first.
     mutating func popNewestGroup(into group: inout StackBuffer<Entry>) {
+        let start = takeNewestGroup()
+        group.reserveCapacity(group.count + entries.count - start)
+        entries.moveSuffix(from: start, appendingTo: &group)
+    }
+
+    /// Removes the newest entry's closed group, leaving its entries in place for an undo or
+    /// redo to run (see ``StackEntries/detachSuffix(from:)``): they come off the newest first
+    /// with ``StackEntries/popDetached()``, and ``finishDetachedGroup()`` ends it.
+    mutating func detachNewestGroup() {
+        entries.detachSuffix(from: takeNewestGroup())
+    }
+
+    /// Ends a detached group, parking what is left of it (a step aborted the run) in
+    /// ``dropped`` for release.
+    mutating func finishDetachedGroup() {
+        entries.finishDetached(movingRemainsTo: &dropped)
+    }
+
+    /// The bookkeeping of taking the newest entry's closed group off; returns where it starts.
+    private mutating func takeNewestGroup() -> Int {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
@@ -226,8 +246,7 @@ struct UndoStack: ~Copyable {
                 totalCost -= metadata.cost
             }
         }
-        group.reserveCapacity(group.count + entries.count - start)
-        entries.moveSuffix(from: start, appendingTo: &group)
+        return start
     }
 
     /// Removes the open group if it is the only one open, is top-level and holds nothing;
@@ -241,6 +260,9 @@ struct UndoStack: ~Copyable {
     }
 
     mutating func removeAll() {
+        // A group an undo or redo is running goes too (the run stops: see
+        // `invocationWasAborted`).
+        entries.finishDetached(movingRemainsTo: &dropped)
         entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()
         head = 0

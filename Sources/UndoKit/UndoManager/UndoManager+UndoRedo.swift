@@ -116,16 +116,31 @@ extension UndoManager {
             invoke(step, executing: ofRedoStack)
             return
         }
-        var entries = stackEntries.pointee.takeInvocationScratch()
-        stack.pointee.popNewestGroup(into: &entries)
-        invokeSteps(of: &entries, executing: ofRedoStack)
-        stackEntries.pointee.returnInvocationScratch(entries)
+        invokeDetachedGroup(of: stack, executing: ofRedoStack)
     }
 
-    /// Runs the steps of a group taken off a stack, newest first, descending into nested
-    /// groups; what is left when a step aborts the invocation stays in `entries`. Commands
+    /// ``invokeNewestGroup(ofRedoStack:)`` for a group of more than one step, out of line so
+    /// that the single step, the common undo, pays for none of it.
+    @inline(never)
+    private func invokeDetachedGroup(of stack: UnsafeMutablePointer<UndoStack>, executing: Bool) {
+        // Taken off in place: no copy, and an undo writes its redo group into the slots the
+        // group leaves (see StackEntries.detachSuffix(from:)).
+        stack.pointee.detachNewestGroup()
+        if !executing {
+            // An undo with nothing to redo before it (the redo stack holds just the group the
+            // undo opened) writes its redo group into the slots its group leaves, memory already
+            // touched (see TwinStackBuffer.floatRedoSide(holdingAtMost:headroom:)).
+            stackEntries.pointee.floatRedoSide(holdingAtMost: 1, headroom: 64)
+        }
+        invokeSteps(of: stack.pointee.entries, executing: executing)
+        stack.pointee.finishDetachedGroup()
+        releaseDroppedEntries()
+    }
+
+    /// Runs the steps of the group detached from `entries`, newest first, descending into
+    /// nested groups; a step that aborts the invocation leaves the rest there. Commands
     /// execute if `executing` (the group came off the redo stack), else undo.
-    private func invokeSteps(of entries: inout StackBuffer<UndoStack.Entry>, executing: Bool) {
+    private func invokeSteps(of entries: StackEntries, executing: Bool) {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         storage.pointee.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
@@ -138,10 +153,10 @@ extension UndoManager {
         var runObject: AnyObject?
         // Borrowed for each call: `runObject` holds the run's one retain.
         var borrowedObject: Unmanaged<AnyObject>?
-        // Popped one by one, so each step is moved out rather than copied (a copy would
+        // Taken one by one, so each step is moved out rather than copied (a copy would
         // retain its owner and context, and destroying the group would release them again);
-        // an abort leaves the rest to the group's deinit.
-        while let entry = entries.popLast() {
+        // an abort leaves the rest for `finishDetachedGroup()` to park for release.
+        while let entry = entries.popDetached() {
             switch consume entry {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
                 let step = UndoStep(targetID: id, owner: owner, handler: handler)
@@ -160,7 +175,7 @@ extension UndoManager {
                     if let borrowedObject {
                         runCommand(step, on: borrowedObject, executing: executing)
                         // The rest of the run, without going round this loop for each step.
-                        let aborted = runCommands(on: borrowedObject, from: &entries, executing: executing)
+                        let aborted = runCommands(on: borrowedObject, from: entries, executing: executing)
                         // `runObject` holds the run's model; keep it past the calls.
                         withExtendedLifetime(runObject) {}
                         if aborted { return }
@@ -202,15 +217,13 @@ extension UndoManager {
     /// A step on the same model is recognized by its target identity alone: the model is
     /// alive, and a step's model reference pins the address of the object it was recorded on
     /// (see ``ModelReference``), so no step recorded on another object can carry its identity.
-    private func runCommands(
-        on model: Unmanaged<AnyObject>, from entries: inout StackBuffer<UndoStack.Entry>, executing: Bool
-    ) -> Bool {
+    private func runCommands(on model: Unmanaged<AnyObject>, from entries: StackEntries, executing: Bool) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place (binding it copies nothing); a step on the model is
         // then moved out, its command run through an unretained reference while the moved
         // entry owns it, and the entry moved on, or back if it is a closure's.
-        while entries.lastIsStep(on: modelID) {
-            let entry = entries.removeLast()
+        while entries.newestDetachedIsStep(on: modelID) {
+            let entry = entries.popDetached()!
             let owner: Unmanaged<UndoStepOwner>
             var bits: UInt
             switch entry {
@@ -221,7 +234,7 @@ extension UndoManager {
                 preconditionFailure("UndoManager: a step turned into a group mark")
             }
             guard owner._withUnsafeGuaranteedRef({ $0.isCommand }) else {
-                entries.append(entry)
+                entries.unpopDetached(entry)
                 return false
             }
             if storage.pointee.invocationWasAborted { return true }
