@@ -119,6 +119,18 @@ struct TwinStackBuffer: ~Copyable {
         return true
     }
 
+    /// Checks that the free slots are the gap between the two stacks, the slots above a
+    /// floating redo stack left out; while a group runs, the count may be lower (slots it freed
+    /// are only counted once it is done), never higher.
+    func checkInvariants() {
+        let gap = (sides[1].origin - sides[0].origin) - (sides[1].extent - 1) - sides[0].extent
+        let running = sides[0].detached + sides[1].detached > 0 || sides[0].groupIsEvacuated || sides[1].groupIsEvacuated
+            || sides[0].freedBelowDetached + sides[1].freedBelowDetached > 0
+        precondition(running ? freeSlots <= gap : freeSlots == gap,
+                     "TwinStackBuffer: \(freeSlots) free slots counted, \(gap) between the stacks")
+        precondition(gap >= 0 && sides[1].origin - sides[0].origin < capacity, "TwinStackBuffer: the stacks overlap or overrun")
+    }
+
     /// Makes `extra` slots free: those above a floating empty redo stack first, else by
     /// reallocating. Out of line: growing is rare, and the appends that may grow are on the
     /// hot path.

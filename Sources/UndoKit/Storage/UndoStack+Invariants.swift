@@ -63,6 +63,7 @@ extension UndoManager {
             undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,
             "UndoManager: dropped entries not released after a mutation"
         )
+        stackEntries.pointee.checkInvariants()
     }
 
     /// In debug builds, checks the invariants after a public mutation while the stacks are
