@@ -46,16 +46,14 @@ extension UndoManager {
             if newValue {
                 trimHistoryTree()
             } else {
-                // Apple's model has no place for branches.
+                // Apple's model has no place for branches. The stacks stay as they are: the
+                // tree's limits held them within Apple's, except for a group still open,
+                // which Apple's limits trim around when it closes (spec R10 step 7), as they
+                // would have with branches.
                 let dropped = tree.branches
                 tree.branches = [:]
                 tree.branchCost = 0
                 tree.cleanNode = nil
-                let wasClean = undoStack.cleanDistance == 0
-                undoStack.trimToLimit()
-                undoStack.trimToCostLimit()
-                releaseDroppedEntries()
-                notifyIfCleanStateChanged(wasClean: wasClean)
                 withExtendedLifetime(dropped) {}
             }
             checkInvariantsInDebugBuilds()

@@ -1,0 +1,31 @@
+import Testing
+import UndoKit
+
+// Found by the model-based test (issue 20): how the history tree's limits interact with the
+// rest of the manager.
+
+@Suite("History tree: limits")
+struct HistoryTreeLimitsTests {
+    private struct Failure: Error {}
+
+    /// "Turning it off drops the branches; the undo and redo stacks stay" (doc of
+    /// `keepsRedoBranches`). With the event's group open, the undo stack holds one group
+    /// more than `levelsOfUndo` for a while, on Apple platforms too; it is trimmed when that
+    /// group closes (spec R10 step 7), not when branches are turned off.
+    @Test("turning branches off keeps both stacks, even over levelsOfUndo while a group is open")
+    func turningOffKeepsTheStacks() {
+        let manager = UndoManager()
+        manager.keepsRedoBranches = true
+        manager.levelsOfUndo = 1
+        let document = TreeDocument(manager: manager)
+        document.append(1)
+        manager.runLoop.tick()
+        document.append(2)  // the next event's group is open
+        manager.keepsRedoBranches = false
+        #expect(manager.undoActionNames.count == 1)
+        manager.runLoop.tick()  // the close trims to one step, as on Apple platforms
+        #expect(manager.undoActionNames.count == 1)
+        manager.undo()
+        #expect(document.items == [1])
+    }
+}
