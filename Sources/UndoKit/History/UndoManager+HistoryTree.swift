@@ -44,7 +44,9 @@ extension UndoManager {
             tree.keepsBranches = newValue
             undoStack.limitsApplyToTree = newValue
             if newValue {
+                let wasClean = undoStack.cleanDistance == 0
                 trimHistoryTree()
+                notifyIfCleanStateChanged(wasClean: wasClean)
             } else {
                 // Apple's model has no place for branches. The stacks stay as they are: the
                 // tree's limits held them within Apple's, except for a group still open,
@@ -427,13 +429,15 @@ extension UndoManager {
     /// over, the least recently visited leaf off the path to the current node goes (a branch
     /// tip, or the last step of the redo path); when only the path itself is left, its oldest
     /// step goes, as on Apple platforms.
+    ///
+    /// It does not report a change of ``isClean``: every caller does, once its whole
+    /// operation is done, so that the observers hear each change once.
     @inline(never)
     func trimHistoryTree() {
         guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
         guard limit > 0 || costLimit > 0 else { return }
-        let wasClean = undoStack.cleanDistance == 0
         var droppedBranches: [HistoryTreeState.BranchStep] = []
         while true {
             let nodes = undoStack.topLevelCount + redoStack.topLevelCount + tree.branches.count
@@ -470,7 +474,6 @@ extension UndoManager {
             }
         }
         releaseDroppedEntries()
-        notifyIfCleanStateChanged(wasClean: wasClean)
         withExtendedLifetime(droppedBranches) {}
     }
 }

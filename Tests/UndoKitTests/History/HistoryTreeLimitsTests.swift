@@ -28,4 +28,24 @@ struct HistoryTreeLimitsTests {
         manager.undo()
         #expect(document.items == [1])
     }
+
+    /// `addCleanStateObserver(_:)`: "calls its observer with the new value each time isClean
+    /// changes, and only then". The tree's trimming reported the change, and then the setter
+    /// that trimmed reported it again.
+    @Test("the clean-state observer hears once that trimming the tree lost the mark")
+    func trimmingReportsTheCleanStateOnce() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.keepsRedoBranches = true
+        let document = TreeDocument(manager: manager)
+        document.add(1)
+        manager.markClean()
+        var heard: [Bool] = []
+        let observation = manager.addCleanStateObserver { heard.append($0) }
+        manager.beginUndoGrouping()  // an open group counts toward the limit (spec B)
+        manager.levelsOfUndo = 1  // so the marked step goes
+        #expect(!manager.isClean)
+        #expect(heard == [false])
+        withExtendedLifetime(observation) {}
+    }
 }
