@@ -45,7 +45,11 @@ extension UndoManager {
             undoStack.limitsApplyToTree = newValue
             if newValue {
                 let wasClean = undoStack.cleanDistance == 0
-                trimHistoryTree()
+                // Steps removed by a setter end a coalescing run, as the limits' setters'
+                // trimming does (CoalescingSteps.md).
+                if trimHistoryTree() {
+                    stopCoalescing()
+                }
                 notifyIfCleanStateChanged(wasClean: wasClean)
             } else {
                 // Apple's model has no place for branches. The stacks stay as they are: the
@@ -431,13 +435,19 @@ extension UndoManager {
     /// step goes, as on Apple platforms.
     ///
     /// It does not report a change of ``isClean``: every caller does, once its whole
-    /// operation is done, so that the observers hear each change once.
+    /// operation is done, so that the observers hear each change once. Nor does it end a
+    /// coalescing run: trimming after a close leaves the run going, as on Apple platforms,
+    /// and the setters that trim end it themselves.
+    ///
+    /// - Returns: Whether it dropped any step.
     @inline(never)
-    func trimHistoryTree() {
-        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return }
+    @discardableResult
+    func trimHistoryTree() -> Bool {
+        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return false }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
-        guard limit > 0 || costLimit > 0 else { return }
+        guard limit > 0 || costLimit > 0 else { return false }
+        var dropped = false
         var droppedBranches: [HistoryTreeState.BranchStep] = []
         while true {
             let nodes = undoStack.topLevelCount + redoStack.topLevelCount + tree.branches.count
@@ -468,13 +478,14 @@ extension UndoManager {
                 }
             } else if undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1 && overCount) {
                 undoStack.dropOldestGroup()
-                stopCoalescing()
             } else {
                 break
             }
+            dropped = true
         }
         releaseDroppedEntries()
         withExtendedLifetime(droppedBranches) {}
+        return dropped
     }
 }
 

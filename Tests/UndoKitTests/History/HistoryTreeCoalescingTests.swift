@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import UndoKit
+
+// Found by the model-based test (issue 20): coalescing with branches kept. A group with a
+// key merges into the step below "if nothing was undone, redone or removed in between
+// (including levelsOfUndo or actionCostLimit trimming by their setters)"
+// (CoalescingSteps.md); trimming done by a close does not end the run, as on Apple platforms.
+
+@Suite("History tree: coalescing")
+struct HistoryTreeCoalescingTests {
+    private struct Failure: Error {}
+
+    private static func makeManager() -> (UndoManager, TreeDocument) {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.keepsRedoBranches = true
+        let now = ContinuousClock.now
+        manager.coalescingClock = { now }  // every group closes within the interval
+        return (manager, TreeDocument(manager: manager))
+    }
+
+    /// A keystroke: a group with the coalescing key "typing".
+    private static func type(_ value: Int, into document: TreeDocument) {
+        document.manager.beginUndoGrouping()
+        document.manager.setActionCoalescingKey("typing")
+        document.append(value)
+        document.manager.endUndoGrouping()
+    }
+
+    /// The tree's trimming ended the run whenever it dropped the oldest step of the path,
+    /// which with `levelsOfUndo` reached happens at every new step: typing stopped merging.
+    @Test("a keystroke whose close trims the oldest step still merges the next one")
+    func trimmingAtACloseKeepsTheRun() {
+        let (manager, document) = Self.makeManager()
+        manager.levelsOfUndo = 2
+        document.add(1)
+        document.add(2)
+        Self.type(3, into: document)  // three steps: the oldest goes
+        Self.type(4, into: document)  // merges into the step of 3
+        #expect(manager.undoActionNames.count == 2)
+        manager.undo()
+        #expect(document.items == [1, 2])
+    }
+}
