@@ -512,14 +512,28 @@ extension UndoManager {
             }
         }
         var removed: [HistoryTreeState.BranchStep] = []
+        var removedActions = false
         for id in tree.branches.keys.sorted() {
             guard var step = tree.branches[id] else { continue }
             if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
+                // Removal only takes entries away.
+                removedActions = removedActions || kept.count != step.entries.count
                 step.entries = kept
                 tree.branches[id] = step
             } else {
                 movedUp[id] = step.parent
                 removed.append(tree.removeBranch(id)!)
+                removedActions = true
+            }
+        }
+        // Actions removed from a branch end a coalescing run, as they do on the stacks
+        // ("nothing ... removed in between", CoalescingSteps.md).
+        if removedActions {
+            stopCoalescing()
+            // A branch step is older than any open withUndoGroup's own group: a rollback keeps
+            // the run stopped, as for removals from the stacks (UndoManager+ScopedGroup.swift).
+            for index in storage.pointee.undoScopes.indices {
+                storage.pointee.undoScopes[index].changedOlderSteps = true
             }
         }
         guard !movedUp.isEmpty else { return removed }

@@ -42,4 +42,37 @@ struct HistoryTreeCoalescingTests {
         manager.undo()
         #expect(document.items == [1, 2])
     }
+
+    @Test("removing actions from a branch step ends the run, as removing them from the stacks does")
+    func removalFromABranchEndsTheRun() {
+        let (manager, document) = Self.makeManager()
+        let other = TreeDocument(manager: manager)
+        other.add(10)
+        manager.undo()
+        Self.type(1, into: document)  // other's step is now on a branch
+        manager.removeAllActions(withTarget: other)
+        Self.type(2, into: document)
+        #expect(manager.undoCount == 2)
+    }
+
+    /// A rolled-back `withUndoGroup` restores the run unless its body removed or trimmed older
+    /// steps; a branch step is older than the scope's group.
+    @Test("removing actions from a branch step in a rolled-back withUndoGroup ends the run")
+    func removalFromABranchInARolledBackScopeEndsTheRun() {
+        let (manager, document) = Self.makeManager()
+        let other = TreeDocument(manager: manager)
+        other.add(10)
+        manager.undo()
+        Self.type(1, into: document)
+        #expect(throws: Failure.self) {
+            try manager.withUndoGroup(named: nil) {
+                manager.removeAllActions(withTarget: other)
+                document.append(99)
+                throw Failure()
+            }
+        }
+        #expect(manager.historyTree.nodes.count == 1)  // the removal stays
+        Self.type(2, into: document)
+        #expect(manager.undoCount == 2)
+    }
 }
