@@ -492,6 +492,31 @@ extension UndoManager {
 // MARK: - Removal
 
 extension UndoManager {
+    /// Whether a removal took a step between the current node and the clean mark lying on a
+    /// branch at `mark` (on the tree path from one to the other, below the node they share):
+    /// the marked state then cannot be reached any more (<doc:TrackingTheCleanState>), as
+    /// for a mark on the stacks. `removed` maps every step that left to its parent before the
+    /// removal; the branch steps still in `tree` have theirs yet.
+    private func removalCutsPath(
+        toBranchMark mark: UInt64, removed: [UInt64: UInt64?],
+        pathBefore: (undo: [GroupMetadata], redo: [GroupMetadata]), in tree: HistoryTreeState
+    ) -> Bool {
+        let undoIDs = pathBefore.undo.compactMap(\.nodeID)
+        var parentBefore: [UInt64: UInt64?] = [:]
+        var previous: UInt64?
+        for id in undoIDs + pathBefore.redo.compactMap(\.nodeID) {
+            parentBefore[id] = previous
+            previous = id
+        }
+        var markPath: Set<UInt64> = []
+        var cursor: UInt64? = mark
+        while let id = cursor, markPath.insert(id).inserted {
+            cursor = tree.branches[id]?.parent ?? removed[id] ?? parentBefore[id] ?? nil
+        }
+        let between = markPath.symmetricDifference(undoIDs)
+        return removed.keys.contains(where: between.contains)
+    }
+
     /// ``removeAllActions(withTarget:)`` in the branches: each branch step loses the target's
     /// actions, an emptied one leaves the tree, and the steps below a step that left (on a
     /// branch or on the path) move up to its parent, as the steps above a removed group do on
@@ -537,6 +562,10 @@ extension UndoManager {
             }
         }
         guard !movedUp.isEmpty else { return removed }
+        if let mark = tree.cleanNode,
+           removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
+            tree.cleanNode = nil
+        }
         for (id, step) in tree.branches {
             var parent = step.parent
             while let current = parent, let replacement = movedUp[current] {
