@@ -483,6 +483,7 @@ extension UndoManager {
             }
             dropped = true
         }
+        redoStack.removeTrimmedPlaceholders()
         releaseDroppedEntries()
         withExtendedLifetime(droppedBranches) {}
         return dropped

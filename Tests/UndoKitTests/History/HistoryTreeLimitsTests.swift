@@ -48,4 +48,34 @@ struct HistoryTreeLimitsTests {
         #expect(heard == [false])
         withExtendedLifetime(observation) {}
     }
+
+    /// Trimming the end of the redo path (which Apple's limits never do) left placeholders at
+    /// the bottom of the redo stack; a throwing `withUndoGroup` parks the redo stack's entries
+    /// and puts them back, placeholders included, after which the redo stack was corrupt (the
+    /// manager's invariant check stopped the program in debug builds).
+    @Test("a rolled-back withUndoGroup after the tree trimmed the end of the redo path")
+    func rollbackAfterTrimmingTheRedoPath() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        manager.keepsRedoBranches = true
+        let document = TreeDocument(manager: manager)
+        document.add(1)
+        manager.undo()  // step 1 on the redo path
+        manager.beginUndoGrouping()  // an open group counts toward the limit
+        manager.levelsOfUndo = 1  // so the end of the redo path, step 1, goes
+        manager.setActionName("Add 2")
+        document.append(2)
+        manager.endUndoGrouping()
+        manager.undo()  // step 2 on the redo path
+        #expect(throws: Failure.self) {
+            try manager.withUndoGroup(named: "Fails") {
+                document.append(3)
+                throw Failure()
+            }
+        }
+        #expect(document.items == [])
+        #expect(manager.redoActionNames == ["Add 2"])
+        manager.redo()
+        #expect(document.items == [2])
+    }
 }
