@@ -44,18 +44,22 @@ extension UndoManager {
             tree.keepsBranches = newValue
             undoStack.limitsApplyToTree = newValue
             if newValue {
-                trimHistoryTree()
+                let wasClean = undoStack.cleanDistance == 0
+                // Steps removed by a setter end a coalescing run, as the limits' setters'
+                // trimming does (CoalescingSteps.md).
+                if trimHistoryTree() {
+                    stopCoalescing()
+                }
+                notifyIfCleanStateChanged(wasClean: wasClean)
             } else {
-                // Apple's model has no place for branches.
+                // Apple's model has no place for branches. The stacks stay as they are: the
+                // tree's limits held them within Apple's, except for a group still open,
+                // which Apple's limits trim around when it closes (spec R10 step 7), as they
+                // would have with branches.
                 let dropped = tree.branches
                 tree.branches = [:]
                 tree.branchCost = 0
                 tree.cleanNode = nil
-                let wasClean = undoStack.cleanDistance == 0
-                undoStack.trimToLimit()
-                undoStack.trimToCostLimit()
-                releaseDroppedEntries()
-                notifyIfCleanStateChanged(wasClean: wasClean)
                 withExtendedLifetime(dropped) {}
             }
             checkInvariantsInDebugBuilds()
@@ -436,13 +440,21 @@ extension UndoManager {
     /// over, the least recently visited leaf off the path to the current node goes (a branch
     /// tip, or the last step of the redo path); when only the path itself is left, its oldest
     /// step goes, as on Apple platforms.
+    ///
+    /// It does not report a change of ``isClean``: every caller does, once its whole
+    /// operation is done, so that the observers hear each change once. Nor does it end a
+    /// coalescing run: trimming after a close leaves the run going, as on Apple platforms,
+    /// and the setters that trim end it themselves.
+    ///
+    /// - Returns: Whether it dropped any step.
     @inline(never)
-    func trimHistoryTree() {
-        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return }
+    @discardableResult
+    func trimHistoryTree() -> Bool {
+        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return false }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
-        guard limit > 0 || costLimit > 0 else { return }
-        let wasClean = undoStack.cleanDistance == 0
+        guard limit > 0 || costLimit > 0 else { return false }
+        var dropped = false
         var droppedBranches: [HistoryTreeState.BranchStep] = []
         while true {
             let nodes = undoStack.topLevelCount + redoStack.topLevelCount + tree.branches.count
@@ -481,16 +493,43 @@ extension UndoManager {
             } else {
                 break
             }
+            dropped = true
         }
+        redoStack.removeTrimmedPlaceholders()
         releaseDroppedEntries()
-        notifyIfCleanStateChanged(wasClean: wasClean)
         withExtendedLifetime(droppedBranches) {}
+        return dropped
     }
 }
 
 // MARK: - Removal
 
 extension UndoManager {
+    /// Whether a removal took a step between the current node and the clean mark lying on a
+    /// branch at `mark` (on the tree path from one to the other, below the node they share):
+    /// the marked state then cannot be reached any more (<doc:TrackingTheCleanState>), as
+    /// for a mark on the stacks. `removed` maps every step that left to its parent before the
+    /// removal; the branch steps still in `tree` have theirs yet.
+    private func removalCutsPath(
+        toBranchMark mark: UInt64, removed: [UInt64: UInt64?],
+        pathBefore: (undo: [GroupMetadata], redo: [GroupMetadata]), in tree: HistoryTreeState
+    ) -> Bool {
+        let undoIDs = pathBefore.undo.compactMap(\.nodeID)
+        var parentBefore: [UInt64: UInt64?] = [:]
+        var previous: UInt64?
+        for id in undoIDs + pathBefore.redo.compactMap(\.nodeID) {
+            parentBefore[id] = previous
+            previous = id
+        }
+        var markPath: Set<UInt64> = []
+        var cursor: UInt64? = mark
+        while let id = cursor, markPath.insert(id).inserted {
+            cursor = tree.branches[id]?.parent ?? removed[id] ?? parentBefore[id] ?? nil
+        }
+        let between = markPath.symmetricDifference(undoIDs)
+        return removed.keys.contains(where: between.contains)
+    }
+
     /// ``removeAllActions(withTarget:)`` in the branches: each branch step loses the target's
     /// actions, an emptied one leaves the tree, and the steps below a step that left (on a
     /// branch or on the path) move up to its parent, as the steps above a removed group do on
@@ -511,17 +550,35 @@ extension UndoManager {
             }
         }
         var removed: [HistoryTreeState.BranchStep] = []
+        var removedActions = false
         for id in tree.branches.keys.sorted() {
             guard var step = tree.branches[id] else { continue }
             if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
+                // Removal only takes entries away.
+                removedActions = removedActions || kept.count != step.entries.count
                 step.entries = kept
                 tree.branches[id] = step
             } else {
                 movedUp[id] = step.parent
                 removed.append(tree.removeBranch(id)!)
+                removedActions = true
+            }
+        }
+        // Actions removed from a branch end a coalescing run, as they do on the stacks
+        // ("nothing ... removed in between", CoalescingSteps.md).
+        if removedActions {
+            stopCoalescing()
+            // A branch step is older than any open withUndoGroup's own group: a rollback keeps
+            // the run stopped, as for removals from the stacks (UndoManager+ScopedGroup.swift).
+            for index in storage.pointee.undoScopes.indices {
+                storage.pointee.undoScopes[index].changedOlderSteps = true
             }
         }
         guard !movedUp.isEmpty else { return removed }
+        if let mark = tree.cleanNode,
+           removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
+            tree.cleanNode = nil
+        }
         for (id, step) in tree.branches {
             var parent = step.parent
             while let current = parent, let replacement = movedUp[current] {

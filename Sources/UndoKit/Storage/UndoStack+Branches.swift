@@ -108,6 +108,21 @@ extension UndoStack {
         return nil
     }
 
+    /// Removes the payload-free placeholders that ``dropOldestGroup()`` leaves before `head`.
+    ///
+    /// The history tree trims the redo stack (the end of the redo path), which Apple's limits
+    /// never do; compacting afterwards keeps the redo stack's `head` at 0, as code that copies
+    /// the redo stack's entries wholesale expects (a rolled-back ``UndoManager/withUndoGroup(named:_:)``
+    /// parks and restores them). O(entries).
+    mutating func removeTrimmedPlaceholders() {
+        guard head > 0 else { return }
+        entries.removeSubrange(0..<head)
+        for index in openBegins.indices {
+            openBegins[index] -= head
+        }
+        head = 0
+    }
+
     /// The metadata of the oldest closed top-level group.
     var oldestClosedTopLevelMetadata: GroupMetadata? {
         guard closedTopLevelGroupCount > 0, case .begin(let metadata) = entries[head] else { return nil }

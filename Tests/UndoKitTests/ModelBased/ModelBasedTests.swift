@@ -5,7 +5,9 @@ import Testing
 // Model-based randomized test (issue 2): random scripts run on UndoKit's UndoManager and on
 // the independent reference model in ReferenceModel.swift; after every step every
 // observable, the targets' state and the exact event sequence must agree, and the manager's
-// internal invariants must hold.
+// internal invariants must hold. Issue 20 adds the history tree (ReferenceModel+HistoryTree
+// .swift): branches, jumps and chronological steps, and the tree itself compared after every
+// step in the scripts that record it.
 //
 // Reproducing a failure: the issue names the master seed and the script's index, and shows
 // the script shrunk to the steps that matter. Run
@@ -59,6 +61,11 @@ extension ModelBased {
         var cleanChanges: [Bool]
         var undoActionNames: [String]
         var redoActionNames: [String]
+        /// Issue 20: `keepsRedoBranches` and `historyTree` (every node's id, parent, name,
+        /// date and children in `nodes` order, `current`, `redoPath`, `roots`); nil in a
+        /// script that does not record the tree (reading either would start recording it).
+        var keepsRedoBranches: Bool?
+        var historyTree: TreeRecord?
 
         /// "field: model …, UndoKit …" for every field that differs.
         static func differences(expected: Observation, actual: Observation) -> [String] {
@@ -77,6 +84,21 @@ extension ModelBased {
 
     static func runLoopMode(_ mode: Mode) -> RunLoop.Mode {
         mode == .standard ? .default : RunLoop.Mode("UndoKitModelBasedTracking")
+    }
+
+    /// Issue 20: the real manager's `historyTreeClock` reads the model's clock as a date
+    /// this many milliseconds after a fixed origin, so node dates are exact.
+    static let treeClockOrigin = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func treeRecord(of tree: UndoTree) -> TreeRecord {
+        TreeRecord(
+            nodes: tree.nodes.map { node in
+                TreeNodeRecord(
+                    id: node.id.rawValue, parent: node.parent?.rawValue, actionName: node.actionName,
+                    date: node.date.map { Int(($0.timeIntervalSince(treeClockOrigin) * 1000).rounded()) },
+                    children: node.children.map(\.rawValue))
+            },
+            current: tree.current?.rawValue, redoPath: tree.redoPath.map(\.rawValue), roots: tree.roots.map(\.rawValue))
     }
 
     /// Drives UndoKit's manager through a script. Handlers are built from `Action` values so
@@ -99,9 +121,25 @@ extension ModelBased {
         /// Kept for the harness's lifetime: an observation ends when released.
         private var observations: [UndoManager.EventObservation] = []
 
-        init(firstTargetIDs ids: [Int], reactions: Set<EventKind>) {
+        /// Issue 20: every node seen in a tree read, so a stale `go(to:)` passes a node value
+        /// a client could really hold.
+        private var seenNodes: [UInt64: UndoTree.Node] = [:]
+
+        let recordsTree: Bool
+
+        init(firstTargetIDs ids: [Int], reactions: Set<EventKind>, recordsTree: Bool) {
             slots = ids.map(Target.init(id:))
+            self.recordsTree = recordsTree
             manager.coalescingClock = { [unowned self] in self.clockOrigin + .milliseconds(self.clockMilliseconds) }
+            manager.historyTreeClock = { [unowned self] in
+                ModelBased.treeClockOrigin.addingTimeInterval(Double(self.clockMilliseconds) / 1000)
+            }
+            // Reading the tree starts recording it: from here on every step is numbered as
+            // it closes, from 1, exactly as the model numbers them (steps recorded before a
+            // first read would be numbered by the read, oldest first, undated).
+            if recordsTree {
+                noteTree()
+            }
             observations.append(manager.addCleanStateObserver { [unowned self] in self.cleanChanges.append($0) })
             // Posting through NotificationCenter costs ~1 µs a post on Linux; the typed
             // observer sees the same events.
@@ -158,7 +196,24 @@ extension ModelBased {
             }
         }
 
-        func apply(_ step: Step, newTargetID: Int) {
+        /// Reads the tree, remembering its nodes.
+        @discardableResult
+        func noteTree() -> UndoTree {
+            let tree = manager.historyTree
+            for node in tree.nodes {
+                seenNodes[node.id.rawValue] = node
+            }
+            return tree
+        }
+
+        /// The node value to pass to `go(to:)` for `id`: the tree's, or the last one seen for
+        /// a node that has left it.
+        private func node(_ id: UInt64) -> UndoTree.Node {
+            manager.historyTree.node(UndoTree.NodeID(rawValue: id)) ?? seenNodes[id]
+                ?? UndoTree.Node(id: UndoTree.NodeID(rawValue: id), actionName: "", date: nil, parent: nil, children: [])
+        }
+
+        func apply(_ step: Step, newTargetID: Int, historyTarget: UInt64? = nil) {
             switch step {
             case let .edit(slot, value, remaining, innerName, innerDiscardable):
                 let target = slots[slot]
@@ -194,6 +249,10 @@ extension ModelBased {
             case let .advanceClock(milliseconds): clockMilliseconds += milliseconds
             case .markClean: manager.markClean()
             case let .scope(name, body, fails): runScope(named: name, body, fails: fails, newTargetID: newTargetID)
+            case let .setKeepsRedoBranches(flag): manager.keepsRedoBranches = flag
+            case .goTo, .goToRemoved: manager.go(to: historyTarget.map(node))
+            case .goToEarlierState: manager.goToEarlierState()
+            case .goToLaterState: manager.goToLaterState()
             }
         }
 
@@ -249,7 +308,9 @@ extension ModelBased {
                 isClean: manager.isClean,
                 cleanChanges: cleanChanges,
                 undoActionNames: manager.undoActionNames,
-                redoActionNames: manager.redoActionNames)
+                redoActionNames: manager.redoActionNames,
+                keepsRedoBranches: recordsTree ? manager.keepsRedoBranches : nil,
+                historyTree: recordsTree ? ModelBased.treeRecord(of: noteTree()) : nil)
             cleanChanges = []
             observed.queryEvents = takeEvents()
             return observed
@@ -269,7 +330,7 @@ extension ModelBased {
             }
         }
 
-        func apply(_ step: Step, newTargetID: Int) {
+        func apply(_ step: Step, newTargetID: Int, historyTarget: UInt64? = nil) {
             switch step {
             case let .edit(slot, value, remaining, innerName, innerDiscardable):
                 let id = slotIDs[slot]
@@ -306,6 +367,10 @@ extension ModelBased {
             case let .advanceClock(milliseconds): model.clock += milliseconds
             case .markClean: model.markClean()
             case let .scope(name, body, fails): applyScope(named: name, body, fails: fails, newTargetID: newTargetID)
+            case let .setKeepsRedoBranches(flag): model.setKeepsRedoBranches(flag)
+            case .goTo, .goToRemoved: model.go(to: historyTarget)
+            case .goToEarlierState: model.goToEarlierState()
+            case .goToLaterState: model.goToLaterState()
             }
         }
 
@@ -331,6 +396,13 @@ extension ModelBased {
                 return
             }
             model.coverage["withUndoGroup rolled back", default: 0] += 1
+            // Issue 20: the scope's group closes (J.2: endUndoGrouping() on every exit)
+            // before it is rolled back; when that close is a top-level one it is recorded as
+            // a node like any other, so its id is used up. It is top-level unless the begin
+            // also opened the event's automatic group around it (spec R9).
+            if model.undoStack.nesting == 0 && !(model.groupsByEvent && !model.autoPending) {
+                model.nextNodeID += 1
+            }
             func removals(in steps: [Step]) -> [Int] {
                 steps.flatMap { step -> [Int] in
                     switch step {
@@ -375,7 +447,7 @@ extension ModelBased {
                 redoMenuItemTitle: model.redoMenuItemTitle(),
                 undoUserInfo: keys.map { undoTop?.userInfo[$0] },
                 redoUserInfo: keys.map { redoTop?.userInfo[$0] },
-                levelsOfUndo: model.undoStack.limit,
+                levelsOfUndo: model.levelsOfUndo,
                 groupsByEvent: model.groupsByEvent,
                 targets: slotIDs.map { model.targets[$0]! },
                 replacedTargetsAlive: 0,
@@ -383,7 +455,9 @@ extension ModelBased {
                 isClean: model.isClean,
                 cleanChanges: model.cleanChanges,
                 undoActionNames: model.undoActionNames,
-                redoActionNames: model.redoActionNames)
+                redoActionNames: model.redoActionNames,
+                keepsRedoBranches: model.recordsTree ? model.keepsRedoBranches : nil,
+                historyTree: model.recordsTree ? model.treeRecord : nil)
             model.cleanChanges = []
             observed.queryEvents = model.events
             model.events = []
@@ -402,9 +476,16 @@ extension ModelBased {
             let firstIDs = Array(0..<targetCount)
             model = ModelSide(firstTargetIDs: firstIDs, reactions: setup.reactions)
             model.model.groupsByEvent = setup.groupsByEvent
+            model.model.recordsTree = setup.recordsTree
+            model.model.setKeepsRedoBranches(setup.keepsRedoBranches)
             model.model.setLevelsOfUndo(setup.levelsOfUndo)
-            real = withUndoKit ? RealSide(firstTargetIDs: firstIDs, reactions: setup.reactions) : nil
+            real =
+                withUndoKit
+                ? RealSide(firstTargetIDs: firstIDs, reactions: setup.reactions, recordsTree: setup.recordsTree) : nil
             real?.manager.groupsByEvent = setup.groupsByEvent
+            if setup.recordsTree {
+                real?.manager.keepsRedoBranches = setup.keepsRedoBranches
+            }
             real?.manager.levelsOfUndo = setup.levelsOfUndo
         }
 
@@ -414,10 +495,13 @@ extension ModelBased {
             if case .replaceTarget = step {
                 nextTargetID += 1
             }
+            // Issue 20: a jump's node is picked from the model's tree before the step, which
+            // the previous step's comparison showed to be UndoKit's tree too.
+            let historyTarget = model.model.historyTarget(for: step)
             if toModel {
-                model.apply(step, newTargetID: newTargetID)
+                model.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
             }
-            real?.apply(step, newTargetID: newTargetID)
+            real?.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
         }
     }
 
@@ -499,6 +583,10 @@ extension ModelBased {
 
             var expected = model.observe()
             var actual = real.observe(stepEvents: real.takeEvents())
+            if trace, let tree = expected.historyTree {
+                // The tree both agreed on so far: what the next jump picks its node from.
+                print("[ModelBased]    tree after it: \(tree)")
+            }
             if rollsBack {
                 // The model does not run what a rollback undoes, so it has none of the
                 // notifications; only the clean state's net change is comparable.
@@ -596,6 +684,11 @@ extension ModelBased {
         let sides = SideBySide(script.setup, withUndoKit: true)
         for step in script.steps[..<position] where sides.model.model.skipReason(for: step) == nil {
             sides.apply(step)
+            // What the randomized test's observation does: remember the nodes, for a stale
+            // go(to:).
+            if script.setup.recordsTree {
+                sides.real?.noteTree()
+            }
         }
         sides.apply(script.steps[position], toModel: false)
     }
@@ -683,6 +776,17 @@ struct ModelBasedTests {
                 // Issue 18.
                 "withUndoGroup rolled back", "withUndoGroup rolled back, keeping a removal",
                 "withUndoGroup succeeded", "withUndoGroup while disabled",
+                // Issue 20.
+                "new edit kept the redo steps as a branch", "empty group close kept the redo steps as a branch",
+                "go(to:) only undid", "go(to:) only redid", "go(to:) undid and redid", "go(to:) went down a branch",
+                "history walk closed the automatic group", "goToEarlierState moved", "goToLaterState moved",
+                "tree trimmed a branch tip", "tree trimmed the end of the redo path",
+                "tree trimmed the oldest step of the path", "levelsOfUndo setter trimmed off the path",
+                "turning branches on trimmed the tree", "turning branches off dropped branches",
+                "removal emptied a branch step", "removal pruned a branch step",
+                "a branch step's parent left the tree: it moved up", "clean mark moved to a branch",
+                "clean mark came back from a branch", "clean mark on a branch lost: removed",
+                "clean mark on a branch lost: trimmed", "clean mark on a branch lost: branches dropped",
             ] {
                 #expect(statistics.coverage[situation, default: 0] > 0, "never reached: \(situation)")
             }
@@ -696,7 +800,9 @@ struct ModelBasedTests {
         let samples = ModelBased.trapSamples(masterSeed: Self.defaultMasterSeed, scripts: 300)
         let rules = Set(samples.map(\.reason.rule))
         print("[ModelBased] checking \(samples.count) predicted traps, covering \(rules.sorted())")
-        #expect(rules.count == 10, "trap rows reached: \(rules.sorted())")
+        // Spec E's ten rows, and issue 20's: go(to:) and the chronological steps with a
+        // group open, and go(to:) a node that left the tree.
+        #expect(rules.count == 14, "trap rows reached: \(rules.sorted())")
         for sample in samples {
             let result = await #expect(
                 processExitsWith: .failure, observing: [\.standardErrorContent], "\(sample)"

@@ -155,3 +155,137 @@ struct ModelBasedReferenceModelTests {
         #expect(model.targets[0]?.log.map(\.value) == [1, 1, 1])
     }
 }
+
+// Issue 20: the reference model's history tree on the examples of NavigatingTheHistory.md and
+// of the history-tree API's doc comments, without UndoKit.
+
+extension ModelBased.Reference {
+    /// A model with one target, branches kept and explicit groups only.
+    static func withBranches() -> ModelBased.Reference {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.setKeepsRedoBranches(true)
+        return model
+    }
+
+    /// One step named `name`: a group around one action on target 0.
+    func step(_ name: String) {
+        beginUndoGrouping()
+        registerPingPong()
+        setActionName(name)
+        endUndoGrouping()
+    }
+
+    /// The node named `name`.
+    func node(named name: String) -> UInt64? {
+        treeRecord.nodes.first { $0.actionName == name }?.id
+    }
+
+    func names(_ ids: [UInt64]) -> [String] {
+        ids.map { id in treeRecord.nodes.first { $0.id == id }!.actionName }
+    }
+}
+
+@Suite("ModelBased reference model follows the history tree docs")
+struct ModelBasedReferenceTreeTests {
+    @Test func newEditAfterUndoKeepsTheRedoStepsAsABranch() {
+        let model = ModelBased.Reference.withBranches()
+        model.step("Hello")
+        model.step(", world")
+        model.undo()
+        model.step(" there")
+        let tree = model.treeRecord
+        #expect(tree.nodes.map(\.actionName) == ["Hello", ", world", " there"])
+        #expect(tree.roots == [1] && tree.nodes[0].children == [2, 3])
+        #expect(tree.current == 3 && tree.redoPath.isEmpty)
+    }
+
+    @Test func withoutBranchesTheTreeIsTheStacks() {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.step("1")
+        model.step("2")
+        model.step("3")
+        model.undo()
+        model.undo()
+        #expect(model.treeRecord.current == 1 && model.treeRecord.redoPath == [2, 3])
+        model.step("4")  // Apple: the redo steps are gone
+        #expect(model.names(model.treeRecord.nodes.map(\.id)) == ["1", "4"])
+    }
+
+    @Test func goToUndoesToTheSharedNodeThenRedoes() {
+        let model = ModelBased.Reference.withBranches()
+        model.step("Hello")
+        model.step(", world")
+        model.undo()
+        model.step(" there")
+        _ = model.takeEvents()
+        model.go(to: model.node(named: ", world"))
+        let kinds = model.takeEvents().filter { $0.hasPrefix("W") || $0.hasPrefix("D") }
+        #expect(kinds == ["WU[0,undoing]", "DU[0,undoing]", "WR[0,redoing]", "DR[0,redoing]"])
+        #expect(model.treeRecord.current == 2)
+        model.undo()
+        #expect(model.redoActionName == ", world")  // redo follows the branch go(to:) took
+        model.go(to: nil)
+        #expect(model.treeRecord.current == nil && model.names(model.treeRecord.redoPath) == ["Hello", ", world"])
+    }
+
+    @Test func chronologicalStepsFollowTheIDs() {
+        // UndoManager+HistoryTree.swift: "a, b; undo; c: the states in time are start, a, a+b, a+c".
+        let model = ModelBased.Reference.withBranches()
+        model.step("a")
+        model.step("b")
+        model.undo()
+        model.step("c")
+        model.goToEarlierState()
+        #expect(model.treeRecord.current == model.node(named: "b"))
+        model.goToEarlierState()
+        #expect(model.treeRecord.current == model.node(named: "a"))
+        model.goToLaterState()
+        model.goToLaterState()
+        #expect(model.treeRecord.current == model.node(named: "c"))
+        model.goToLaterState()  // nothing later
+        #expect(model.treeRecord.current == model.node(named: "c"))
+    }
+
+    @Test func levelsOfUndoTrimsTheLeastRecentlyVisitedLeafFirst() {
+        // HistoryTreeInteractionTests.levelsCountTheTree, step by step.
+        let model = ModelBased.Reference.withBranches()
+        model.setLevelsOfUndo(4)
+        model.step("1")
+        model.step("2")
+        model.undo()
+        model.step("3")
+        model.undo()
+        model.step("4")
+        model.step("5")  // five nodes: 2, the least recently visited leaf, goes
+        #expect(model.treeRecord.nodes.map(\.actionName) == ["1", "3", "4", "5"])
+        model.step("6")  // 3 next; never 1, 4 or 5, the path
+        #expect(model.treeRecord.nodes.map(\.actionName) == ["1", "4", "5", "6"])
+        model.step("7")  // only the path is left: its oldest step goes
+        #expect(model.treeRecord.nodes.map(\.actionName) == ["4", "5", "6", "7"])
+    }
+
+    @Test func theCleanMarkOnABranchComesBackWithGoTo() {
+        let model = ModelBased.Reference.withBranches()
+        model.step("1")
+        model.markClean()
+        model.undo()
+        model.step("2")  // step 1 and the mark on a branch
+        #expect(!model.isClean && model.cleanBranchNode == 1)
+        model.go(to: 1)
+        #expect(model.isClean)
+    }
+
+    @Test func turningBranchesOffDropsThemAndKeepsBothStacks() {
+        let model = ModelBased.Reference.withBranches()
+        model.step("1")
+        model.step("2")
+        model.undo()
+        model.step("3")
+        model.undo()
+        model.setKeepsRedoBranches(false)
+        #expect(model.treeRecord.nodes.map(\.actionName) == ["1", "3"])
+        #expect(model.redoActionName == "3")
+    }
+}

@@ -90,6 +90,18 @@ extension ModelBased {
         /// are removed in the scope is not edited or redone in it (its edits could not be
         /// rolled back: their inverses are gone).
         indirect case scope(name: String?, body: [Step], fails: Bool)
+        /// Issue 20: `keepsRedoBranches = flag`.
+        case setKeepsRedoBranches(Bool)
+        /// Issue 20: `go(to:)` a node of the tree as it is before the step: of its nodes in
+        /// id order followed by nil (the start), the one at `rank` modulo their number. The
+        /// generator does not know the tree; the harness picks the node when the step runs.
+        case goTo(rank: Int)
+        /// Issue 20: `go(to:)` a node that has left the tree (a trap): of those, in id order,
+        /// the one at `rank` modulo their number.
+        case goToRemoved(rank: Int)
+        /// Issue 20: `goToEarlierState()` and `goToLaterState()`.
+        case goToEarlierState
+        case goToLaterState
 
         /// Whether this is a scope that throws, or a scope holding one.
         var containsFailingScope: Bool {
@@ -128,6 +140,11 @@ extension ModelBased {
             case let .scope(name, body, fails):
                 let steps = body.map(\.description) + (fails ? ["throw"] : [])
                 return "withUndoGroup(named: \(name.map { "\"\($0)\"" } ?? "nil")) { \(steps.joined(separator: "; ")) }"
+            case let .setKeepsRedoBranches(flag): return "keepsRedoBranches = \(flag)"
+            case let .goTo(rank): return "go(to: tree node at rank \(rank), nil past the last)"
+            case let .goToRemoved(rank): return "go(to: removed node at rank \(rank)) (stale)"
+            case .goToEarlierState: return "goToEarlierState()"
+            case .goToLaterState: return "goToLaterState()"
             }
         }
     }
@@ -159,10 +176,17 @@ extension ModelBased {
         /// as a menu-validating observer would: checks the state seen in the middle of an
         /// operation and the checkpoint re-entrancy guard (spec R43).
         var reactions: Set<EventKind>
+        /// Issue 20: whether the script uses the history tree at all (reads it from the
+        /// start, compares it after every step, and may turn branches on and jump). The
+        /// others are issue 2's scripts of Apple's behaviour alone, which never make the
+        /// manager record a tree.
+        var recordsTree: Bool
+        var keepsRedoBranches: Bool
 
         var description: String {
             let kinds = reactions.map { "\($0)" }.sorted()
-            return "groupsByEvent = \(groupsByEvent), levelsOfUndo = \(levelsOfUndo), observer reacts to \(kinds)"
+            let tree = recordsTree ? "keepsRedoBranches = \(keepsRedoBranches)" : "history tree not recorded"
+            return "groupsByEvent = \(groupsByEvent), \(tree), levelsOfUndo = \(levelsOfUndo), observer reacts to \(kinds)"
         }
     }
 
@@ -177,6 +201,8 @@ extension ModelBased {
     struct ScriptGenerator {
         var rng: SplitMix64
         private var nextValue = 1
+        /// Issue 20: the setup's `recordsTree`; without it no step touches the tree.
+        private var recordsTree = true
 
         init(seed: UInt64) {
             rng = SplitMix64(seed: seed)
@@ -191,7 +217,12 @@ extension ModelBased {
                     reactions.insert(kind)
                 }
             }
-            return Setup(groupsByEvent: groupsByEvent, levelsOfUndo: levels, reactions: reactions)
+            // Drawn last, so that the other choices stay what they were before issue 20.
+            let keepsRedoBranches = rng.chance(50)
+            recordsTree = keepsRedoBranches || rng.chance(50)
+            return Setup(
+                groupsByEvent: groupsByEvent, levelsOfUndo: levels, reactions: reactions,
+                recordsTree: recordsTree, keepsRedoBranches: keepsRedoBranches)
         }
 
         mutating func length() -> Int {
@@ -206,6 +237,14 @@ extension ModelBased {
             case setGroupsByEvent, setRunLoopModes, replaceTarget
             case setCoalescingKey, advanceClock, markClean
             case scope
+            case setKeepsRedoBranches, goTo, goToRemoved, goToEarlierState, goToLaterState
+
+            var usesTree: Bool {
+                switch self {
+                case .setKeepsRedoBranches, .goTo, .goToRemoved, .goToEarlierState, .goToLaterState: true
+                default: false
+                }
+            }
 
             var weight: Int {
                 switch self {
@@ -233,6 +272,13 @@ extension ModelBased {
                 case .markClean: 4
                 // Issue 18's scoped groups.
                 case .scope: 5
+                // Issue 20's history tree: jumps often enough that branches are walked
+                // and trimmed, toggling rarely enough that branches grow.
+                case .setKeepsRedoBranches: 2
+                case .goTo: 7
+                case .goToRemoved: 1
+                case .goToEarlierState: 3
+                case .goToLaterState: 3
                 }
             }
 
@@ -240,15 +286,17 @@ extension ModelBased {
         }
 
         mutating func step() -> Step {
-            var roll = rng.below(Kind.totalWeight)
             var kind = Kind.edit
-            for candidate in Kind.allCases {
-                if roll < candidate.weight {
-                    kind = candidate
-                    break
+            repeat {
+                var roll = rng.below(Kind.totalWeight)
+                for candidate in Kind.allCases {
+                    if roll < candidate.weight {
+                        kind = candidate
+                        break
+                    }
+                    roll -= candidate.weight
                 }
-                roll -= candidate.weight
-            }
+            } while kind.usesTree && !recordsTree
             switch kind {
             case .edit: return edit()
             case .begin: return .begin
@@ -276,6 +324,11 @@ extension ModelBased {
             case .advanceClock: return .advanceClock(milliseconds: [300, 700, 999, 1000, 2500][rng.below(5)])
             case .markClean: return .markClean
             case .scope: return scope()
+            case .setKeepsRedoBranches: return .setKeepsRedoBranches(rng.chance(60))
+            case .goTo: return .goTo(rank: rng.below(64))
+            case .goToRemoved: return .goToRemoved(rank: rng.below(64))
+            case .goToEarlierState: return .goToEarlierState
+            case .goToLaterState: return .goToLaterState
             }
         }
 
