@@ -17,6 +17,15 @@ final class TreeDocument {
         manager.endUndoGrouping()
     }
 
+    /// One step keyed "typing": it merges into the step before if that one has the key and
+    /// closed less than the manager's coalescing interval ago.
+    func type(_ value: Int) {
+        manager.beginUndoGrouping()
+        manager.setActionCoalescingKey("typing")
+        append(value)
+        manager.endUndoGrouping()
+    }
+
     func append(_ value: Int) {
         items.append(value)
         manager.registerUndo(withTarget: self) { $0.removeLast() }

@@ -351,10 +351,7 @@ struct HistoryTreeInteractionTests {
         var now = ContinuousClock.now
         manager.coalescingClock = { now }
         for value in 1...2 {
-            manager.beginUndoGrouping()
-            manager.setActionCoalescingKey("typing")
-            document.append(value)
-            manager.endUndoGrouping()
+            document.type(value)
             now += .milliseconds(10)
         }
         #expect(manager.historyTree.nodes.count == 1)
@@ -383,10 +380,7 @@ struct HistoryTreeInteractionTests {
         var now = ContinuousClock.now
         manager.coalescingClock = { now }
         for value in 3...4 {
-            manager.beginUndoGrouping()
-            manager.setActionCoalescingKey("typing")
-            document.append(value)
-            manager.endUndoGrouping()
+            document.type(value)
             now += .milliseconds(10)
         }
         let merged = manager.currentHistoryNodeID
@@ -417,10 +411,7 @@ struct HistoryTreeInteractionTests {
         // Each of these closes a step that trims the oldest one, and the second merges into
         // the first, as with branches off.
         for value in 4...5 {
-            manager.beginUndoGrouping()
-            manager.setActionCoalescingKey("typing")
-            document.append(value)
-            manager.endUndoGrouping()
+            document.type(value)
             now += .milliseconds(10)
         }
         #expect(manager.undoCount == 3)
