@@ -238,6 +238,34 @@ extension UndoManager {
         storage.pointee.historyTree?.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
     }
 
+    /// After ``undoNestedGroup()``, while the tree is recorded: `topLevel` when it undid a
+    /// top-level step, `redoStepsBefore` the redo stack's top-level count before it.
+    ///
+    /// Out of line, so that an undo with no tree pays only the test of the optional.
+    @inline(never)
+    func historyTreeAfterUndo(topLevel: Bool, redoStepsBefore: Int) {
+        guard let tree = storage.pointee.historyTree else { return }
+        guard topLevel else {
+            if redoStack.topLevelCount > redoStepsBefore {
+                recordNestedUndoStep(in: tree)
+            }
+            return
+        }
+        tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+    }
+
+    /// An undo of a group nested in an open one built a redo step (spec R19.6), which took a
+    /// copy of the open group's metadata (Apple's TM quirk): that copy has no node, since an
+    /// open group never has one, or the node of a step a nested redo consumed into the open
+    /// group, a step that left the tree. The redo step is a new node of the redo path,
+    /// recorded and visited now, like a step that closes; it has a node of its own, as every
+    /// step does (<doc:NavigatingTheHistory>).
+    private func recordNestedUndoStep(in tree: HistoryTreeState) {
+        let metadata = redoStack.newestClosedTopLevelMetadataMadeIfNeeded()
+        metadata.node = nil
+        tree.stamp(metadata, now: historyTreeNow())
+    }
+
     /// The metadata of the current path: the undo stack's closed top-level groups oldest
     /// first (the last is the current node), then the redo stack's from its top (the next
     /// redo) down.

@@ -277,6 +277,10 @@ extension UndoManager {
         undoStack.limit = 0
         undoStack.costLimit = 0
         endUndoGrouping()
+        // The undo of a nested scope's group builds a redo step, which a recorded tree gives
+        // a new node id; the rollback drops that step below, so it gives the id back, and
+        // the steps that follow get the ids they would have had without the scope.
+        let nextNodeID = storage.pointee.historyTree?.nextNodeID
         undoNestedGroup()
         undoStack.limit = limit
         undoStack.costLimit = costLimit
@@ -303,6 +307,9 @@ extension UndoManager {
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
         redoStack.removeAll()
+        if let nextNodeID {
+            storage.pointee.historyTree?.nextNodeID = nextNodeID
+        }
         if let parked = scope.parkedRedo {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount

@@ -50,8 +50,8 @@ extension UndoManager {
         } else {
             cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
         }
-        if undoesTopLevelGroup && storage.pointee.historyTree != nil {
-            visitCurrentNode()
+        if storage.pointee.historyTree != nil {
+            historyTreeAfterUndo(topLevel: undoesTopLevelGroup, redoStepsBefore: redoStepsBefore)
         }
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false

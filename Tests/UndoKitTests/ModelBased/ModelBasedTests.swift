@@ -787,6 +787,7 @@ struct ModelBasedTests {
                 "a branch step's parent left the tree: it moved up", "clean mark moved to a branch",
                 "clean mark came back from a branch", "clean mark on a branch lost: removed",
                 "clean mark on a branch lost: trimmed", "clean mark on a branch lost: branches dropped",
+                "nested undo recorded a redo step",
             ] {
                 #expect(statistics.coverage[situation, default: 0] > 0, "never reached: \(situation)")
             }

@@ -680,14 +680,6 @@ extension ModelBased {
                 if !undoStack.isEmpty && !undoStack.newestIsEnd {
                     return trap("E4 (R19)", "call endUndoGrouping before calling this method", "open group on top")
                 }
-                // Issue 20: UndoKit gives the redo step this builds no node of the history
-                // tree (HistoryTreeNestedUndoTests: reading the tree then traps, go(to:) too),
-                // so scripts that record the tree steer clear; the others still cover it.
-                if recordsTree && undoStack.nesting > 0 && isEnabled {
-                    return SkipReason(
-                        rule: "known UndoKit bug (HistoryTreeNestedUndoTests)", detail: nil,
-                        situation: "nested undo inside an open group while the tree is recorded")
-                }
                 return nil
             case .enable:
                 return disableCount == 0
