@@ -232,18 +232,13 @@ extension UndoManager {
         tree.stamp(metadata, now: historyTreeNow())
     }
 
-    /// After an undo or redo of a top-level step: the new current node was just visited.
-    @inline(never)
-    func visitCurrentNode() {
-        storage.pointee.historyTree?.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
-    }
-
-    /// After ``undoNestedGroup()``, while the tree is recorded: `topLevel` when it undid a
-    /// top-level step, `redoStepsBefore` the redo stack's top-level count before it.
+    /// After ``undoNestedGroup()``, while the tree is recorded: `undone` is the metadata the
+    /// undo read before it ran (the undone step's, when `topLevel`), `redoStepsBefore` the redo
+    /// stack's top-level count before it.
     ///
     /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
-    func historyTreeAfterUndo(topLevel: Bool, redoStepsBefore: Int) {
+    func historyTreeAfterUndo(of undone: GroupMetadata?, topLevel: Bool, redoStepsBefore: Int) {
         guard let tree = storage.pointee.historyTree else { return }
         guard topLevel else {
             if redoStack.topLevelCount > redoStepsBefore {
@@ -251,7 +246,44 @@ extension UndoManager {
             }
             return
         }
-        tree.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+        let current = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)
+        tree.visit(current)
+        // The undone step stays in the tree as the next redo, unless its undo left nothing to
+        // redo (no inverse registered, a dead target, registration disabled).
+        if let id = undone?.nodeID, redoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID != id {
+            stepLeftTheTree(id, parent: current?.nodeID, in: tree)
+        }
+    }
+
+    /// After ``redo()``, while the tree is recorded: `redone` is the redone step's metadata.
+    ///
+    /// Out of line, so that a redo with no tree pays only the test of the optional.
+    @inline(never)
+    func historyTreeAfterRedo(of redone: GroupMetadata?, topLevel: Bool) {
+        guard let tree = storage.pointee.historyTree else { return }
+        // The newest closed step: the redone one, or, if it left, the node it hung from.
+        let current = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)
+        if topLevel {
+            tree.visit(current)
+        }
+        // The redone step stays in the tree as the new current node, unless it recorded no
+        // undo step (registration disabled) or a group open around it took its actions.
+        if let id = redone?.nodeID, current?.nodeID != id {
+            stepLeftTheTree(id, parent: current?.nodeID, in: tree)
+        }
+    }
+
+    /// Step `id`, which hung from `parent`, left the tree by an undo or redo: the steps of
+    /// the path below it hang from `parent` now by their place on the stacks, and the branch
+    /// steps below it move up to `parent` too, as they do below a step a removal empties
+    /// (``pruneHistoryTree(removing:pathBefore:)``), so that every parent a node names is in
+    /// the tree.
+    private func stepLeftTheTree(_ id: UInt64, parent: UInt64?, in tree: HistoryTreeState) {
+        guard !tree.branches.isEmpty else { return }
+        let children = tree.branches.compactMap { $0.value.parent == id ? $0.key : nil }
+        for child in children {
+            tree.branches[child]?.parent = parent
+        }
     }
 
     /// An undo of a group nested in an open one built a redo step (spec R19.6), which took a

@@ -51,7 +51,7 @@ extension UndoManager {
             cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
         }
         if storage.pointee.historyTree != nil {
-            historyTreeAfterUndo(topLevel: undoesTopLevelGroup, redoStepsBefore: redoStepsBefore)
+            historyTreeAfterUndo(of: undoneMetadata, topLevel: undoesTopLevelGroup, redoStepsBefore: redoStepsBefore)
         }
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
@@ -99,8 +99,8 @@ extension UndoManager {
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }
-        if redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            visitCurrentNode()
+        if storage.pointee.historyTree != nil {
+            historyTreeAfterRedo(of: redoneMetadata, topLevel: redoesTopLevelGroup)
         }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false

@@ -15,12 +15,6 @@ extension ModelBased {
     /// checking everything else; each has a failing test of its own. Set one to `false`
     /// once UndoKit is fixed.
     enum KnownBugs {
-        /// HistoryTreeOrphanTests: a step that leaves the tree through undo or redo (its
-        /// undo registered nothing, its target is gone, registration is disabled, or a redo
-        /// nested in an open group consumed it) leaves the branch steps below it naming it
-        /// as their parent, so `roots` lists nodes whose parent is not nil. The model says
-        /// they move up to its parent, as the steps below a step emptied by removal do.
-        static let branchStepsKeepAParentThatLeftByUndoOrRedo = true
         /// HistoryTreeCleanMarkTests: `markClean()` moves the mark but leaves an earlier mark
         /// that lies on a branch in place, and that earlier mark comes back (the manager
         /// reports clean) when `go(to:)` brings its node onto the redo path.
@@ -153,8 +147,8 @@ extension ModelBased.Reference {
     /// roots, oldest first.
     var treeRecord: ModelBased.TreeRecord {
         let tree = tree
-        // `UndoTree` counts a node whose parent is not in the tree as a root; only
-        // `KnownBugs` makes one.
+        // `UndoTree` counts a node whose parent is not in the tree as a root; the model
+        // makes none, so comparing the roots checks that UndoKit makes none either.
         let roots = tree.parent.filter { $0.value.map { !tree.contains($0) } ?? true }.map(\.key).sorted()
         var nodes: [ModelBased.TreeNodeRecord] = []
         var pending = Array(roots.reversed())
@@ -258,21 +252,17 @@ extension ModelBased.Reference {
     /// ancestor still in the tree, as the steps above a removed group do on a stack, so
     /// that every parent a node names is in the tree (`UndoTree.Node.parent` is nil only for
     /// a step recorded at the start or whose parent was trimmed away).
-    func moveOrphansUp(_ treeBefore: ModelTree, leftByUndoOrRedo: Bool = false) {
-        if leftByUndoOrRedo && ModelBased.KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo {
-            return
-        }
+    func moveOrphansUp(_ treeBefore: ModelTree, leftBy cause: String = "removal") {
         let live = tree
         for (id, step) in branchSteps {
             var parent = step.parent
-            // Only parents that left now: a parent already missing before (see KnownBugs)
-            // stays as it is.
             while let node = parent, treeBefore.contains(node), !live.contains(node) {
                 parent = treeBefore.parent[node] ?? nil
             }
             if parent != step.parent {
                 branchSteps[id]!.parent = parent
                 cover("a branch step's parent left the tree: it moved up")
+                cover("a branch step's parent left the tree by \(cause): it moved up")
             }
         }
     }

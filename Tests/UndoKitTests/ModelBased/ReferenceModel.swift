@@ -705,7 +705,7 @@ extension ModelBased {
                 return nil
             case .goTo:
                 if let trap = walkTrap("go(to:)") { return trap }
-                return unsettledJump(to: historyTarget(for: step)) ?? knownBugJump(to: historyTarget(for: step))
+                return unsettledJump(to: historyTarget(for: step))
             case .goToRemoved:
                 if let trap = walkTrap("go(to:)") { return trap }
                 guard historyTarget(for: step) != nil else {
@@ -713,43 +713,10 @@ extension ModelBased {
                 }
                 return trap("J.3 go(to:) a removed node", "go(to:)", "the node left the tree")
             case .goToEarlierState:
-                return walkTrap("goToEarlierState()") ?? knownBugChronologicalStep(later: false)
+                return walkTrap("goToEarlierState()")
             case .goToLaterState:
-                return walkTrap("goToLaterState()") ?? knownBugChronologicalStep(later: true)
+                return walkTrap("goToLaterState()")
             }
-        }
-
-        /// `knownBugJump(to:)` for a chronological step. Its target depends on the node the
-        /// automatic group's close adds (or merges into), so with a close pending any node
-        /// below a missing parent may be the one.
-        private func knownBugChronologicalStep(later: Bool) -> SkipReason? {
-            guard autoPending && undoStack.nesting == 1 && isEnabled else {
-                return knownBugJump(to: chronologicalTarget(later: later))
-            }
-            return tree.parent.keys.lazy.compactMap { self.knownBugJump(to: $0) }.first
-        }
-
-        /// Issue 20: UndoKit's `go(to:)` stops the program for a node below a parent that left
-        /// the tree by undo or redo ("node #n is not in this manager's history", naming the
-        /// parent), part of `KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo`; the
-        /// script steers clear while the model reproduces that bug.
-        private func knownBugJump(to target: UInt64?) -> SkipReason? {
-            guard ModelBased.KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo else { return nil }
-            let tree = tree
-            guard let root = tree.path(to: target).first, let parent = tree.parent[root] ?? nil else { return nil }
-            return SkipReason(
-                rule: "known UndoKit bug (HistoryTreeOrphanTests)", detail: nil,
-                situation: "go(to:) a node below #\(parent), which left the tree by undo or redo")
-        }
-
-        /// The node a chronological step goes to, when no automatic group is to close first.
-        private func chronologicalTarget(later: Bool) -> UInt64? {
-            let tree = tree
-            if later {
-                return tree.parent.keys.filter { $0 > (tree.current ?? 0) }.min()
-            }
-            guard let current = tree.current else { return nil }
-            return tree.parent.keys.filter { $0 < current }.max()
         }
 
         /// Issue 20: `go(to:)` and the chronological steps stop the program, naming the call,
@@ -1020,7 +987,7 @@ extension ModelBased {
             if topLevel {
                 visit(currentNode)
             }
-            moveOrphansUp(treeBefore, leftByUndoOrRedo: true)
+            moveOrphansUp(treeBefore, leftBy: "undo")
         }
 
         /// Spec R21.
@@ -1068,7 +1035,7 @@ extension ModelBased {
             if topLevel {
                 visit(currentNode)
             }
-            moveOrphansUp(treeBefore, leftByUndoOrRedo: true)
+            moveOrphansUp(treeBefore, leftBy: "redo")
         }
 
         /// Invokes a popped group's actions newest first (spec R20), nested groups included
