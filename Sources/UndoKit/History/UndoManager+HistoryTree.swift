@@ -639,6 +639,15 @@ extension UndoManager {
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
             tree.cleanNode = nil
         }
+        // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
+        // judged now, against the mark each open scope saved (the body may have moved the
+        // mark since).
+        for index in storage.pointee.undoScopes.indices {
+            if let mark = storage.pointee.undoScopes[index].cleanBranchNode,
+               removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
+                storage.pointee.undoScopes[index].cleanBranchNode = nil
+            }
+        }
         for (id, step) in tree.branches {
             var parent = step.parent
             while let current = parent, let replacement = movedUp[current] {

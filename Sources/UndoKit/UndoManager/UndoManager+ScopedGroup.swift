@@ -91,6 +91,7 @@ extension UndoManager {
         storage.pointee.undoScopes.append(UndoScope(
             cleanDistance: undoStack.cleanDistance,
             cleanMarkIncludesOpenGroup: undoStack.cleanMarkIncludesOpenGroup,
+            cleanBranchNode: storage.pointee.historyTree?.cleanNode,
             totalCost: undoStack.totalCost,
             newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
             // Names, costs and flags set in the scope go to the outermost open group (spec
@@ -331,6 +332,11 @@ extension UndoManager {
                 }
             }
         }
+        // The mark on a branch, as it was (the body may have marked clean, or ended redo over
+        // steps the mark was among), unless its step went or a removal cut its path.
+        if let tree = storage.pointee.historyTree {
+            tree.cleanNode = scope.cleanBranchNode.flatMap { tree.branches[$0] == nil ? nil : $0 }
+        }
         // Last: a deinit run by the release may call back into the manager, which is
         // consistent again.
         releaseDroppedEntries()
@@ -364,6 +370,9 @@ struct UndoScope {
     /// distance is too), or unreachable if the body removed a step its path needs.
     var cleanDistance: Int
     let cleanMarkIncludesOpenGroup: Bool
+    /// The clean mark's node when it lay on a history-tree branch before the scope, or nil;
+    /// nil too once a removal in the body cut the path to it.
+    var cleanBranchNode: UInt64?
     /// The undo stack's total cost before the scope, less that of steps the body removed.
     var totalCost: Int
     /// Whether the newest closed group could take the next one with its key.
@@ -382,11 +391,12 @@ struct UndoScope {
     var madeNewEdit = false
 
     init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, totalCost: Int, newestGroupMayCoalesce: Bool,
-        outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
+        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: UInt64?, totalCost: Int,
+        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
     ) {
         self.cleanDistance = cleanDistance
         self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
+        self.cleanBranchNode = cleanBranchNode
         self.totalCost = totalCost
         self.newestGroupMayCoalesce = newestGroupMayCoalesce
         self.outerGroup = outerGroup

@@ -38,8 +38,9 @@ struct HistoryTreeCleanMarkTests {
     // Known issues: the fixes belong in UndoManager+CleanState.swift and
     // UndoManager+Grouping.swift, outside the history-tree code this change may touch.
 
-    /// `markClean()` sets the mark on the stacks but leaves an earlier mark lying on a
-    /// branch in place, and `go(to:)` brings that one back.
+    /// `markClean()` set the mark on the stacks but left an earlier mark lying on a branch
+    /// in place, and `go(to:)` brought that one back: there is one mark, and the new one
+    /// replaces it.
     @Test("markClean() moves the mark: an earlier mark on a branch does not come back")
     func markCleanForgetsAnEarlierMarkOnABranch() {
         let (manager, document) = Self.makeManager()
@@ -51,9 +52,50 @@ struct HistoryTreeCleanMarkTests {
         manager.markClean()  // saved: []
         manager.go(to: Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
-        withKnownIssue("markClean() leaves the earlier mark on the branch") {
-            #expect(!manager.isClean)
+        #expect(!manager.isClean)
+        manager.go(to: nil)
+        #expect(manager.isClean)
+    }
+
+    private struct Failure: Error {}
+
+    /// A rolled-back `withUndoGroup` leaves the clean mark as it found it (spec J.2): a
+    /// `markClean()` in its body does not take away a mark lying on a branch.
+    @Test("a rolled-back withUndoGroup that marked clean puts the mark on the branch back")
+    func rolledBackMarkCleanKeepsTheMarkOnABranch() {
+        let (manager, document) = Self.makeManager()
+        document.add(1)
+        manager.markClean()  // saved: [1]
+        manager.undo()
+        document.add(2)  // step 1 and its mark on a branch
+        try? manager.withUndoGroup(named: nil) {
+            document.append(3)
+            manager.markClean()
+            throw Failure()
         }
+        #expect(document.items == [2])
+        manager.go(to: Self.node(named: "Add 1", in: manager))
+        #expect(document.items == [1])
+        #expect(manager.isClean)
+    }
+
+    /// What the body removed stays removed, and so does its effect on the mark.
+    @Test("a rolled-back withUndoGroup whose removal cut the path to the mark on a branch keeps it lost")
+    func rolledBackRemovalKeepsTheMarkLost() {
+        let (manager, document) = Self.makeManager()
+        let other = TreeDocument(manager: manager)
+        document.add(1)
+        manager.markClean()  // saved: document [1], other []
+        manager.undo()
+        other.add(5)  // the marked step is now on a branch
+        try? manager.withUndoGroup(named: nil) {
+            manager.removeAllActions(withTarget: other)  // "Add 5" goes, its change stays
+            throw Failure()
+        }
+        manager.go(to: Self.node(named: "Add 1", in: manager))
+        #expect(document.items == [1])
+        #expect(other.items == [5])
+        #expect(!manager.isClean)
     }
 
     /// An empty group is a new edit too (spec R10.6): the steps it takes off the redo path

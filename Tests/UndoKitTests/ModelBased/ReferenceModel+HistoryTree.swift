@@ -15,10 +15,6 @@ extension ModelBased {
     /// checking everything else; each has a failing test of its own. Set one to `false`
     /// once UndoKit is fixed.
     enum KnownBugs {
-        /// HistoryTreeCleanMarkTests: `markClean()` moves the mark but leaves an earlier mark
-        /// that lies on a branch in place, and that earlier mark comes back (the manager
-        /// reports clean) when `go(to:)` brings its node onto the redo path.
-        static let markCleanLeavesAMarkOnABranch = true
         /// HistoryTreeCleanMarkTests: an empty group closing as a new step after undoing past
         /// the mark loses the mark, although with branches its step stays in the tree (the
         /// clean mark moves below the new step before the redo steps become a branch, while

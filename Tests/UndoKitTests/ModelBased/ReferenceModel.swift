@@ -544,8 +544,7 @@ extension ModelBased {
         var lastVisit: [UInt64: Int] = [:]
         var visitClock = 0
         /// The clean mark while it lies on a branch: the marked node (`cleanDistance` is
-        /// then nil, unless `KnownBugs.markCleanLeavesAMarkOnABranch` left this one behind a
-        /// newer mark). It counts along the stacks again once `go(to:)` brings the node back
+        /// then nil). It counts along the stacks again once `go(to:)` brings the node back
         /// onto the redo path.
         var cleanBranchNode: UInt64?
 
@@ -1154,9 +1153,7 @@ extension ModelBased {
         /// Issue 10: `markClean()`.
         func markClean() {
             reportingCleanChange {
-                if !ModelBased.KnownBugs.markCleanLeavesAMarkOnABranch {
-                    cleanBranchNode = nil
-                }
+                cleanBranchNode = nil
                 cleanDistance = 0
                 cleanIncludesOpenGroup = undoStack.nesting > 0
             }
