@@ -219,7 +219,8 @@ extension UndoManager {
 
     /// Called as a new top-level step is about to close outside undo and redo: gives it a
     /// new node, and remembers the current node, below which an empty group's close puts the
-    /// redo steps it ends.
+    /// redo steps it ends, and the clean mark's distance, which the close moves before those
+    /// steps become a branch.
     ///
     /// Always a new node: an open group never has one of its own (a redo nested in it copies
     /// the redone step's metadata, node included, into it).
@@ -227,6 +228,7 @@ extension UndoManager {
     func stampClosingStep() {
         guard let tree = storage.pointee.historyTree else { return }
         tree.parentOfClosingStep = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
+        tree.cleanDistanceBeforeClosingStep = undoStack.cleanDistance
         let metadata = undoStack.openTopMetadata()
         metadata.node = nil
         tree.stamp(metadata, now: historyTreeNow())
@@ -325,22 +327,28 @@ extension UndoManager {
     /// on Apple platforms; with them its steps become a branch below the node that was
     /// current when they were undone: the newest closed step, or, when the edit is an empty
     /// group that just closed as a new step (`closedNewStep`), the one current before it.
+    ///
+    /// A clean mark among those steps stays with them. For an empty group the close has
+    /// already moved the mark below the new step, losing one that needed redos; spec R10 ends
+    /// redo (step 6) before the close (step 7), so the distance before the close decides.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
         if let tree = storage.pointee.historyTree, tree.keepsBranches {
             let parent = closedNewStep
                 ? tree.parentOfClosingStep : undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
-            detachRedoStack(below: parent, into: tree)
+            let cleanDistance = closedNewStep ? tree.cleanDistanceBeforeClosingStep : undoStack.cleanDistance
+            detachRedoStack(below: parent, into: tree, cleanDistance: cleanDistance)
         } else {
             redoStack.removeAll()
         }
         redoStepsWereCleared()
     }
 
-    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
-    func detachRedoStack(below parent: UInt64?, into tree: HistoryTreeState) {
+    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`;
+    /// `cleanDistance` (the undo stack's, at the point the redo steps end) tells whether the
+    /// clean mark is on one of them.
+    func detachRedoStack(below parent: UInt64?, into tree: HistoryTreeState, cleanDistance distance: Int) {
         precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
-        let distance = undoStack.cleanDistance
         var depth = 0
         var taken: [[UndoStack.Entry]] = []
         while !redoStack.isEmpty {
@@ -470,7 +478,9 @@ extension UndoManager {
         }
         let redoNow = pathNodes().redo.map { $0.nodeID! }
         if !redoNow.starts(with: chain) {
-            detachRedoStack(below: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID, into: tree)
+            detachRedoStack(
+                below: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID, into: tree,
+                cleanDistance: undoStack.cleanDistance)
             if undoStack.cleanDistance < 0 {
                 undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
             }

@@ -101,8 +101,9 @@ struct HistoryTreeCleanMarkTests {
     /// An empty group is a new edit too (spec R10.6): the steps it takes off the redo path
     /// become a branch, and a mark among them stays with them, as it does for a new edit
     /// with actions (HistoryTreeInteractionTests, "the clean mark on a branch comes back when
-    /// go(to:) reaches it"). The close moved the mark below the new step, losing it, before
-    /// those steps became a branch.
+    /// go(to:) reaches it"). The close used to move the mark below the new step, losing it,
+    /// before those steps became a branch; spec R10 ends redo (step 6) before the close
+    /// (step 7).
     @Test("an empty step after undoing past the mark keeps the mark on the branch")
     func emptyStepKeepsTheMarkOnTheBranch() {
         let (manager, document) = Self.makeManager()
@@ -115,9 +116,7 @@ struct HistoryTreeCleanMarkTests {
         #expect(manager.historyTree.nodes.count == 2)
         manager.go(to: Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
-        withKnownIssue("the empty step's close loses the mark before its step becomes a branch") {
-            #expect(manager.isClean)
-        }
+        #expect(manager.isClean)
     }
 
     /// "Redoing with registration disabled, away from the mark (no step to undo it)" makes

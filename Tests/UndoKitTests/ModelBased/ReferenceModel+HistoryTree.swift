@@ -15,11 +15,6 @@ extension ModelBased {
     /// checking everything else; each has a failing test of its own. Set one to `false`
     /// once UndoKit is fixed.
     enum KnownBugs {
-        /// HistoryTreeCleanMarkTests: an empty group closing as a new step after undoing past
-        /// the mark loses the mark, although with branches its step stays in the tree (the
-        /// clean mark moves below the new step before the redo steps become a branch, while
-        /// spec R10 ends redo, step 6, before the close, step 7). A non-empty edit keeps it.
-        static let emptyStepLosesAMarkItsBranchKeeps = true
         /// HistoryTreeCoalescingTests: with branches, the `levelsOfUndo` setter ends a
         /// coalescing run only when it trims the undo stack, not when it trims only branch
         /// steps or the end of the redo path ("nothing ... removed in between (including
@@ -190,12 +185,7 @@ extension ModelBased.Reference {
     /// Spec R4 and R10.6: a new edit ends the redo path. Apple empties the redo stack; with
     /// branches its steps become a branch below the current node (J.3), in order, and a
     /// clean mark among them stays reachable (on that branch).
-    func endRedoPath(clearing clearingReason: String, branching branchingReason: String, closingNewStep: Bool = false) {
-        if keepsRedoBranches && closingNewStep && ModelBased.KnownBugs.emptyStepLosesAMarkItsBranchKeeps,
-            let distance = cleanDistance, distance < 0
-        {
-            loseCleanMark("empty step closed (known bug)")
-        }
+    func endRedoPath(clearing clearingReason: String, branching branchingReason: String) {
         guard keepsRedoBranches else {
             redoStack.clear()
             if let distance = cleanDistance, distance < 0 { loseCleanMark(clearingReason) }

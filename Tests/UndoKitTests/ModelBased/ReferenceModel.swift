@@ -822,9 +822,7 @@ extension ModelBased {
                 if redoStack.count > 0 && !keepsRedoBranches {
                     cover("empty group close cleared redo")
                 }
-                endRedoPath(
-                    clearing: "empty group cleared the redos it needed", branching: "empty group close",
-                    closingNewStep: currentNesting == 1)
+                endRedoPath(clearing: "empty group cleared the redos it needed", branching: "empty group close")
             }
             if !isBusy && currentNesting == 1 {
                 closeNewStep()
