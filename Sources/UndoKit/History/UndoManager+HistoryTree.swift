@@ -245,6 +245,12 @@ extension UndoManager {
         guard topLevel else {
             if redoStack.topLevelCount > redoStepsBefore {
                 recordNestedUndoStep(in: tree)
+                // The new step is on top of the redo path: a mark on a branch off that path
+                // would need it redone on the way, and it was never part of the marked state
+                // (as for a mark on the redo stack, <doc:TrackingTheCleanState>).
+                if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
+                    tree.cleanNode = nil
+                }
             }
             return
         }
@@ -253,6 +259,11 @@ extension UndoManager {
         // The undone step stays in the tree as the next redo, unless its undo left nothing to
         // redo (no inverse registered, a dead target, registration disabled).
         if let id = undone?.nodeID, redoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID != id {
+            // A mark on a branch below it needs its changes, which nothing can redo now: the
+            // branch version of "undoing past the mark with a step that registered no inverse".
+            if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
+                tree.cleanNode = nil
+            }
             stepLeftTheTree(id, parent: current?.nodeID, in: tree)
         }
     }
@@ -271,8 +282,31 @@ extension UndoManager {
         // The redone step stays in the tree as the new current node, unless it recorded no
         // undo step (registration disabled) or a group open around it took its actions.
         if let id = redone?.nodeID, current?.nodeID != id {
+            if let mark = tree.cleanNode {
+                // At the top level (registration disabled) the step's changes stay with no step
+                // to undo them: a mark on a branch below it can still be reached, any other
+                // cannot. Nested, its actions joined the open group: a mark below it needs a
+                // step that is gone. The rules for a mark on the stacks, on a branch.
+                let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
+                if topLevel ? !markIsBelow : markIsBelow {
+                    tree.cleanNode = nil
+                }
+            }
             stepLeftTheTree(id, parent: current?.nodeID, in: tree)
         }
+    }
+
+    /// Whether the path from the start to the clean mark lying on a branch at `mark` runs
+    /// through step `left` (which just left the path and is still its branch children's
+    /// parent) or through a step of the redo path: whether the branch the mark is on hangs
+    /// from one of them. Right after an undo or redo, before the tree moves anything up.
+    private func pathToBranchMark(_ mark: UInt64, leavesThePathAt left: UInt64?, in tree: HistoryTreeState) -> Bool {
+        var junction = tree.branches[mark]?.parent
+        while let id = junction, let step = tree.branches[id] {
+            junction = step.parent
+        }
+        guard let junction else { return false }
+        return junction == left || redoStack.closedTopLevelMetadata().contains { $0?.nodeID == junction }
     }
 
     /// Step `id`, which hung from `parent`, left the tree by an undo or redo: the steps of

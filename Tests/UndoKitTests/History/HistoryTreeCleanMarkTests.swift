@@ -35,9 +35,6 @@ struct HistoryTreeCleanMarkTests {
         #expect(!manager.isClean)
     }
 
-    // Known issues: the fixes belong in UndoManager+CleanState.swift and
-    // UndoManager+Grouping.swift, outside the history-tree code this change may touch.
-
     /// `markClean()` set the mark on the stacks but left an earlier mark lying on a branch
     /// in place, and `go(to:)` brought that one back: there is one mark, and the new one
     /// replaces it.
@@ -120,7 +117,7 @@ struct HistoryTreeCleanMarkTests {
     }
 
     /// "Redoing with registration disabled, away from the mark (no step to undo it)" makes
-    /// the mark unreachable; UndoKit applies that rule (and the other undo and redo ones) to
+    /// the mark unreachable; UndoKit applied that rule (and the other undo and redo ones) to
     /// a mark on the stacks only.
     @Test("a redo with registration disabled, away from a mark on a branch, makes it unreachable")
     func unrecordedRedoAwayFromAMarkOnABranch() {
@@ -135,8 +132,66 @@ struct HistoryTreeCleanMarkTests {
         manager.enableUndoRegistration()
         manager.go(to: Self.node(named: "Add 1", in: manager))
         #expect(document.items == [2, 1])
-        withKnownIssue("a mark on a branch survives an undo or redo that cuts its path") {
-            #expect(!manager.isClean)
-        }
+        #expect(!manager.isClean)
+    }
+
+    /// Unrecorded, a redo toward the mark still gets there: its changes stay in place.
+    @Test("a redo with registration disabled, toward a mark on a branch below it, keeps the mark")
+    func unrecordedRedoTowardAMarkOnABranch() {
+        let (manager, document) = Self.makeManager()
+        document.add(1)
+        document.add(2)
+        manager.markClean()  // saved: [1, 2]
+        manager.undo()
+        document.add(3)  // step 2 and its mark on a branch below step 1
+        manager.undo()
+        manager.undo()  // at the start; redo performs step 1
+        manager.disableUndoRegistration()
+        manager.redo()  // 1 is back, with no step to undo it
+        manager.enableUndoRegistration()
+        manager.go(to: Self.node(named: "Add 2", in: manager))
+        #expect(document.items == [1, 2])
+        #expect(manager.isClean)
+    }
+
+    /// "Undoing past the mark with a step whose actions registered no inverse (nothing to
+    /// redo)" makes it unreachable, on a branch below that step too.
+    @Test("an undo that leaves nothing to redo, above a mark on a branch, makes it unreachable")
+    func undoLeavingNothingToRedoAboveAMarkOnABranch() {
+        let (manager, document) = Self.makeManager()
+        manager.beginUndoGrouping()
+        manager.setActionName("A")
+        manager.registerUndo(withTarget: document) { _ in }  // registers no inverse
+        manager.endUndoGrouping()
+        document.add(1)
+        manager.markClean()  // saved: after A and 1
+        manager.undo()
+        document.add(2)  // step 1 and its mark on a branch below A
+        manager.undo()
+        manager.undo()  // A leaves the tree
+        manager.go(to: Self.node(named: "Add 1", in: manager))
+        #expect(document.items == [1])
+        #expect(!manager.isClean)
+    }
+
+    /// "The rare nested undo or redo inside an open group while the mark needs redos": a
+    /// redo nested in an open group takes its step off the tree, and a mark below it with it.
+    @Test("a redo nested in an open group, above a mark on a branch, makes it unreachable")
+    func nestedRedoAboveAMarkOnABranch() {
+        let (manager, document) = Self.makeManager()
+        document.add(1)
+        document.add(2)
+        manager.markClean()  // saved: [1, 2]
+        manager.undo()
+        document.add(3)  // step 2 and its mark on a branch below step 1
+        manager.undo()
+        manager.undo()
+        manager.beginUndoGrouping()
+        manager.redo()  // step 1's actions join the open group
+        manager.endUndoGrouping()
+        manager.undo()
+        manager.go(to: Self.node(named: "Add 2", in: manager))
+        #expect(document.items == [2])
+        #expect(!manager.isClean)
     }
 }

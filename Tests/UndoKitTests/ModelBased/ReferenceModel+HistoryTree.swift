@@ -20,12 +20,6 @@ extension ModelBased {
         /// steps or the end of the redo path ("nothing ... removed in between (including
         /// levelsOfUndo or actionCostLimit trimming by their setters)", CoalescingSteps.md).
         static let setterTrimmingOffTheUndoStackKeepsCoalescing = true
-        /// HistoryTreeCleanMarkTests: a mark on a branch survives the undos and redos that
-        /// make it unreachable for a mark on the stacks (<doc:TrackingTheCleanState>: undoing
-        /// past it with a step that leaves nothing to redo, redoing with registration
-        /// disabled away from it, a nested undo or redo in an open group on its way), and
-        /// comes back as clean when `go(to:)` reaches its node.
-        static let branchMarkSurvivesUndoAndRedoThatCutItsPath = true
     }
 
     /// A step off the path: its parent (nil for a root) and its group, begin to end mark.
@@ -275,7 +269,7 @@ extension ModelBased.Reference {
     /// undone step is on its path; a nested undo puts a new step on top of the redo path,
     /// which loses a mark whose path runs through the redo path.
     func markAfterUndo(topLevel: Bool, madeRedoStep: Bool, treeBefore: ModelTree) {
-        guard !ModelBased.KnownBugs.branchMarkSurvivesUndoAndRedoThatCutItsPath, let mark = cleanBranchNode else { return }
+        guard let mark = cleanBranchNode else { return }
         let markPath = treeBefore.path(to: mark)
         if topLevel {
             if let undone = treeBefore.current, !madeRedoStep, markPath.contains(undone) {
@@ -290,9 +284,7 @@ extension ModelBased.Reference {
     /// mark below the redone step stays reachable and any other is lost; a redo nested in
     /// an open group takes the step off the tree, which loses a mark at or below it.
     func markBeforeRedo(topLevel: Bool, recorded: Bool, treeBefore: ModelTree) {
-        guard !ModelBased.KnownBugs.branchMarkSurvivesUndoAndRedoThatCutItsPath, let mark = cleanBranchNode,
-            let redone = treeBefore.redoPath.first
-        else { return }
+        guard let mark = cleanBranchNode, let redone = treeBefore.redoPath.first else { return }
         let markPath = treeBefore.path(to: mark)
         if topLevel && !recorded && !markPath.contains(redone) {
             loseBranchMark("unrecorded redo")
