@@ -197,14 +197,16 @@ extension UndoManager {
         }
     }
 
-    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter dropped the oldest `dropped` of the
-    /// `closedBefore` closed top-level groups inside a scope, of cost `removedCost`.
+    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter trimmed steps inside a scope: the
+    /// oldest `dropped` of the `closedBefore` closed top-level groups, of cost `removedCost`,
+    /// and, with branches kept, maybe only steps off the undo stack (`dropped` 0), which are
+    /// older than the scope's group too.
     func scopesDidDropOldestSteps(_ dropped: Int, of closedBefore: Int, removedCost: Int) {
-        guard dropped > 0 else { return }
         for index in storage.pointee.undoScopes.indices {
             let scope = storage.pointee.undoScopes[index]
-            storage.pointee.undoScopes[index].totalCost -= removedCost
             storage.pointee.undoScopes[index].changedOlderSteps = true
+            guard dropped > 0 else { continue }
+            storage.pointee.undoScopes[index].totalCost -= removedCost
             // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
             // group or on the path to one.
             if !scope.cleanMarkIncludesOpenGroup && scope.cleanDistance >= closedBefore - dropped {

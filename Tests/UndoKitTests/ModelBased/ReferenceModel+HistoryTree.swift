@@ -11,17 +11,6 @@
 // `branchSteps` with their parent. The tree is rebuilt from these whenever it is needed.
 
 extension ModelBased {
-    /// UndoKit bugs the model reproduces on purpose, so that the randomized test keeps
-    /// checking everything else; each has a failing test of its own. Set one to `false`
-    /// once UndoKit is fixed.
-    enum KnownBugs {
-        /// HistoryTreeCoalescingTests: with branches, the `levelsOfUndo` setter ends a
-        /// coalescing run only when it trims the undo stack, not when it trims only branch
-        /// steps or the end of the redo path ("nothing ... removed in between (including
-        /// levelsOfUndo or actionCostLimit trimming by their setters)", CoalescingSteps.md).
-        static let setterTrimmingOffTheUndoStackKeepsCoalescing = true
-    }
-
     /// A step off the path: its parent (nil for a root) and its group, begin to end mark.
     struct BranchStep {
         var parent: UInt64?

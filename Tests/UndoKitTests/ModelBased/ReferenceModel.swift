@@ -1082,8 +1082,8 @@ extension ModelBased {
                     let trimmedThePath = !undoStack.droppedDepths.isEmpty
                     if trimmed > 0 {
                         cover(trimmedThePath ? "levelsOfUndo setter trimmed the path" : "levelsOfUndo setter trimmed off the path")
-                    }
-                    if ModelBased.KnownBugs.setterTrimmingOffTheUndoStackKeepsCoalescing ? trimmedThePath : trimmed > 0 {
+                        // Trimmed steps are removed steps, on the path or off it: the run ends
+                        // (CoalescingSteps.md).
                         mayCoalesce = false
                     }
                     checkTrimmedGroups()
