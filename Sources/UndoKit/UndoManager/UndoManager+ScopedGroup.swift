@@ -215,6 +215,24 @@ extension UndoManager {
         }
     }
 
+    /// A rollback made again, on the redo steps it put back, a removal its body had made on
+    /// its parked copy of them, at `depth`. The enclosing scopes that parked nothing of their
+    /// own found those same redo steps when they began, and their saved marks skipped the
+    /// removal (``scopesDidRemoveActions(undoDepth:redoDepth:removedCost:)`` leaves it to the
+    /// copy's rollback): they judge it now, or their own rollbacks would restore a distance
+    /// through a step that is gone. The innermost scope that parked its own copy stops the
+    /// walk: its rollback makes the removal again on that copy, and judges it there.
+    private func scopesJudgeRemovalFromParkedRedoSteps(atDepth depth: Int) {
+        for index in storage.pointee.undoScopes.indices.reversed() {
+            let scope = storage.pointee.undoScopes[index]
+            guard scope.parkedRedo == nil else { return }
+            if !scope.cleanMarkIncludesOpenGroup,
+               UndoStack.removal(atDepth: depth, cutsPathOf: scope.cleanDistance, onRedoStack: true) {
+                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+        }
+    }
+
     /// `removeAllActions()` inside a scope: it removed the scope's group too.
     func scopesSawEverythingRemoved() {
         for index in storage.pointee.undoScopes.indices {
@@ -328,10 +346,12 @@ extension UndoManager {
             }
             // Removals in the body stay removed.
             for target in scope.removedTargets {
-                if let depth = redoStack.removeActions(withTarget: target), !undoStack.cleanMarkIncludesOpenGroup,
+                guard let depth = redoStack.removeActions(withTarget: target) else { continue }
+                if !undoStack.cleanMarkIncludesOpenGroup,
                    UndoStack.removal(atDepth: depth, cutsPathOf: undoStack.cleanDistance, onRedoStack: true) {
                     undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
                 }
+                scopesJudgeRemovalFromParkedRedoSteps(atDepth: depth)
             }
         }
         // The mark on a branch, as it was (the body may have marked clean, or ended redo over
