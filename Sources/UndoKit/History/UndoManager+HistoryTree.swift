@@ -234,26 +234,29 @@ extension UndoManager {
         tree.stamp(metadata, now: historyTreeNow())
     }
 
-    /// After ``undoNestedGroup()``, while the tree is recorded: `undone` is the metadata the
-    /// undo read before it ran (the undone step's, when `topLevel`), `redoStepsBefore` the redo
-    /// stack's top-level count before it.
+    /// After ``undoNestedGroup()`` undid a group nested in an open one, while the tree is
+    /// recorded: `redoStepsBefore` is the redo stack's top-level count before it.
     ///
     /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
-    func historyTreeAfterUndo(of undone: GroupMetadata?, topLevel: Bool, redoStepsBefore: Int) {
-        guard let tree = storage.pointee.historyTree else { return }
-        guard topLevel else {
-            if redoStack.topLevelCount > redoStepsBefore {
-                recordNestedUndoStep(in: tree)
-                // The new step is on top of the redo path: a mark on a branch off that path
-                // would need it redone on the way, and it was never part of the marked state
-                // (as for a mark on the redo stack, <doc:TrackingTheCleanState>).
-                if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-                    tree.cleanNode = nil
-                }
-            }
-            return
+    func historyTreeAfterNestedUndo(redoStepsBefore: Int) {
+        guard let tree = storage.pointee.historyTree, redoStack.topLevelCount > redoStepsBefore else { return }
+        recordNestedUndoStep(in: tree)
+        // The new step is on top of the redo path: a mark on a branch off that path would
+        // need it redone on the way, and it was never part of the marked state (as for a mark
+        // on the redo stack, <doc:TrackingTheCleanState>).
+        if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
+            tree.cleanNode = nil
         }
+    }
+
+    /// After ``undoNestedGroup()`` undid a top-level step, while the tree is recorded:
+    /// `undone` is that step's metadata.
+    ///
+    /// Out of line, so that an undo with no tree pays only the test of the optional.
+    @inline(never)
+    func historyTreeAfterTopLevelUndo(of undone: GroupMetadata?) {
+        guard let tree = storage.pointee.historyTree else { return }
         let current = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)
         tree.visit(current)
         // The undone step stays in the tree as the next redo, unless its undo left nothing to
@@ -268,7 +271,9 @@ extension UndoManager {
         }
     }
 
-    /// After ``redo()``, while the tree is recorded: `redone` is the redone step's metadata.
+    /// After ``redo()``, while the tree is recorded: `redone` is the redone step's metadata,
+    /// `topLevel` whether no group was open around it (then called once the redo's group
+    /// closed; a nested redo's call comes before, which changes nothing it reads).
     ///
     /// Out of line, so that a redo with no tree pays only the test of the optional.
     @inline(never)
