@@ -219,7 +219,8 @@ extension UndoManager {
 
     /// Called as a new top-level step is about to close outside undo and redo: gives it a
     /// new node, and remembers the current node, below which an empty group's close puts the
-    /// redo steps it ends.
+    /// redo steps it ends, and the clean mark's distance, which the close moves before those
+    /// steps become a branch.
     ///
     /// Always a new node: an open group never has one of its own (a redo nested in it copies
     /// the redone step's metadata, node included, into it).
@@ -227,15 +228,115 @@ extension UndoManager {
     func stampClosingStep() {
         guard let tree = storage.pointee.historyTree else { return }
         tree.parentOfClosingStep = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
+        tree.cleanDistanceBeforeClosingStep = undoStack.cleanDistance
         let metadata = undoStack.openTopMetadata()
         metadata.node = nil
         tree.stamp(metadata, now: historyTreeNow())
     }
 
-    /// After an undo or redo of a top-level step: the new current node was just visited.
+    /// After ``undoNestedGroup()`` undid a group nested in an open one, while the tree is
+    /// recorded: `redoStepsBefore` is the redo stack's top-level count before it.
+    ///
+    /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
-    func visitCurrentNode() {
-        storage.pointee.historyTree?.visit(undoStack.metadataOfClosedTopLevelGroup(atDepth: 0))
+    func historyTreeAfterNestedUndo(redoStepsBefore: Int) {
+        guard let tree = storage.pointee.historyTree, redoStack.topLevelCount > redoStepsBefore else { return }
+        recordNestedUndoStep(in: tree)
+        // The new step is on top of the redo path: a mark on a branch off that path would
+        // need it redone on the way, and it was never part of the marked state (as for a mark
+        // on the redo stack, <doc:TrackingTheCleanState>).
+        if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
+            tree.cleanNode = nil
+        }
+    }
+
+    /// After ``undoNestedGroup()`` undid a top-level step, while the tree is recorded:
+    /// `undone` is that step's metadata.
+    ///
+    /// Out of line, so that an undo with no tree pays only the test of the optional.
+    @inline(never)
+    func historyTreeAfterTopLevelUndo(of undone: GroupMetadata?) {
+        guard let tree = storage.pointee.historyTree else { return }
+        let current = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)
+        tree.visit(current)
+        // The undone step stays in the tree as the next redo, unless its undo left nothing to
+        // redo (no inverse registered, a dead target, registration disabled).
+        if let id = undone?.nodeID, redoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID != id {
+            // A mark on a branch below it needs its changes, which nothing can redo now: the
+            // branch version of "undoing past the mark with a step that registered no inverse".
+            if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
+                tree.cleanNode = nil
+            }
+            stepLeftTheTree(id, parent: current?.nodeID, in: tree)
+        }
+    }
+
+    /// After ``redo()``, while the tree is recorded: `redone` is the redone step's metadata,
+    /// `topLevel` whether no group was open around it (then called once the redo's group
+    /// closed; a nested redo's call comes before, which changes nothing it reads).
+    ///
+    /// Out of line, so that a redo with no tree pays only the test of the optional.
+    @inline(never)
+    func historyTreeAfterRedo(of redone: GroupMetadata?, topLevel: Bool) {
+        guard let tree = storage.pointee.historyTree else { return }
+        // The newest closed step: the redone one, or, if it left, the node it hung from.
+        let current = undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)
+        if topLevel {
+            tree.visit(current)
+        }
+        // The redone step stays in the tree as the new current node, unless it recorded no
+        // undo step (registration disabled) or a group open around it took its actions.
+        if let id = redone?.nodeID, current?.nodeID != id {
+            if let mark = tree.cleanNode {
+                // At the top level (registration disabled) the step's changes stay with no step
+                // to undo them: a mark on a branch below it can still be reached, any other
+                // cannot. Nested, its actions joined the open group: a mark below it needs a
+                // step that is gone. The rules for a mark on the stacks, on a branch.
+                let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
+                if topLevel ? !markIsBelow : markIsBelow {
+                    tree.cleanNode = nil
+                }
+            }
+            stepLeftTheTree(id, parent: current?.nodeID, in: tree)
+        }
+    }
+
+    /// Whether the path from the start to the clean mark lying on a branch at `mark` runs
+    /// through step `left` (which just left the path and is still its branch children's
+    /// parent) or through a step of the redo path: whether the branch the mark is on hangs
+    /// from one of them. Right after an undo or redo, before the tree moves anything up.
+    private func pathToBranchMark(_ mark: UInt64, leavesThePathAt left: UInt64?, in tree: HistoryTreeState) -> Bool {
+        var junction = tree.branches[mark]?.parent
+        while let id = junction, let step = tree.branches[id] {
+            junction = step.parent
+        }
+        guard let junction else { return false }
+        return junction == left || redoStack.closedTopLevelMetadata().contains { $0?.nodeID == junction }
+    }
+
+    /// Step `id`, which hung from `parent`, left the tree by an undo or redo: the steps of
+    /// the path below it hang from `parent` now by their place on the stacks, and the branch
+    /// steps below it move up to `parent` too, as they do below a step a removal empties
+    /// (``pruneHistoryTree(removing:pathBefore:)``), so that every parent a node names is in
+    /// the tree.
+    private func stepLeftTheTree(_ id: UInt64, parent: UInt64?, in tree: HistoryTreeState) {
+        guard !tree.branches.isEmpty else { return }
+        let children = tree.branches.compactMap { $0.value.parent == id ? $0.key : nil }
+        for child in children {
+            tree.branches[child]?.parent = parent
+        }
+    }
+
+    /// An undo of a group nested in an open one built a redo step (spec R19.6), which took a
+    /// copy of the open group's metadata (Apple's TM quirk): that copy has no node, since an
+    /// open group never has one, or the node of a step a nested redo consumed into the open
+    /// group, a step that left the tree. The redo step is a new node of the redo path,
+    /// recorded and visited now, like a step that closes; it has a node of its own, as every
+    /// step does (<doc:NavigatingTheHistory>).
+    private func recordNestedUndoStep(in tree: HistoryTreeState) {
+        let metadata = redoStack.newestClosedTopLevelMetadataMadeIfNeeded()
+        metadata.node = nil
+        tree.stamp(metadata, now: historyTreeNow())
     }
 
     /// The metadata of the current path: the undo stack's closed top-level groups oldest
@@ -265,22 +366,28 @@ extension UndoManager {
     /// on Apple platforms; with them its steps become a branch below the node that was
     /// current when they were undone: the newest closed step, or, when the edit is an empty
     /// group that just closed as a new step (`closedNewStep`), the one current before it.
+    ///
+    /// A clean mark among those steps stays with them. For an empty group the close has
+    /// already moved the mark below the new step, losing one that needed redos; spec R10 ends
+    /// redo (step 6) before the close (step 7), so the distance before the close decides.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
         if let tree = storage.pointee.historyTree, tree.keepsBranches {
             let parent = closedNewStep
                 ? tree.parentOfClosingStep : undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID
-            detachRedoStack(below: parent, into: tree)
+            let cleanDistance = closedNewStep ? tree.cleanDistanceBeforeClosingStep : undoStack.cleanDistance
+            detachRedoStack(below: parent, into: tree, cleanDistance: cleanDistance)
         } else {
             redoStack.removeAll()
         }
         redoStepsWereCleared()
     }
 
-    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
-    func detachRedoStack(below parent: UInt64?, into tree: HistoryTreeState) {
+    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`;
+    /// `cleanDistance` (the undo stack's, at the point the redo steps end) tells whether the
+    /// clean mark is on one of them.
+    func detachRedoStack(below parent: UInt64?, into tree: HistoryTreeState, cleanDistance distance: Int) {
         precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
-        let distance = undoStack.cleanDistance
         var depth = 0
         var taken: [[UndoStack.Entry]] = []
         while !redoStack.isEmpty {
@@ -410,7 +517,9 @@ extension UndoManager {
         }
         let redoNow = pathNodes().redo.map { $0.nodeID! }
         if !redoNow.starts(with: chain) {
-            detachRedoStack(below: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID, into: tree)
+            detachRedoStack(
+                below: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID, into: tree,
+                cleanDistance: undoStack.cleanDistance)
             if undoStack.cleanDistance < 0 {
                 undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
             }
@@ -578,6 +687,15 @@ extension UndoManager {
         if let mark = tree.cleanNode,
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
             tree.cleanNode = nil
+        }
+        // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
+        // judged now, against the mark each open scope saved (the body may have moved the
+        // mark since).
+        for index in storage.pointee.undoScopes.indices {
+            if let mark = storage.pointee.undoScopes[index].cleanBranchNode,
+               removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
+                storage.pointee.undoScopes[index].cleanBranchNode = nil
+            }
         }
         for (id, step) in tree.branches {
             var parent = step.parent

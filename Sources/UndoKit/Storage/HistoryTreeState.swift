@@ -50,6 +50,9 @@ final class HistoryTreeState {
     /// The node current when the step now closing was opened (see
     /// `UndoManager.stampClosingStep()`).
     var parentOfClosingStep: UInt64?
+    /// The undo stack's clean distance just before the step now closing closed (see
+    /// `UndoManager.stampClosingStep()`).
+    var cleanDistanceBeforeClosingStep = 0
 
     /// Gives `metadata` an id and a date if it has none, and marks it visited now.
     func stamp(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {

@@ -47,6 +47,29 @@ extension UndoStack {
         }
     }
 
+    /// The metadata of the newest closed top-level group, made if it has none (a `.singleton`
+    /// is expanded into begin, action and end, observably the same group).
+    ///
+    /// - Precondition: No group is open and the newest entry closes a group.
+    mutating func newestClosedTopLevelMetadataMadeIfNeeded() -> GroupMetadata {
+        precondition(openBegins.isEmpty && newestIsClosedGroup, "UndoStack: no closed top-level group")
+        let last = entries.count - 1
+        if case .singleton(let id, let owner, let handler) = entries[last] {
+            let metadata = GroupMetadata()
+            entries[last] = .begin(metadata)
+            entries.append(.action(id, owner, handler))
+            entries.append(.end(length: 2))
+            return metadata
+        }
+        let start = groupStart(endingAt: last)
+        if case .begin(let existing?) = entries[start] {
+            return existing
+        }
+        let metadata = GroupMetadata()
+        entries[start] = .begin(metadata)
+        return metadata
+    }
+
     /// Removes the newest closed top-level group and returns its entries, oldest first.
     ///
     /// - Precondition: No group is open and the stack is not empty.

@@ -30,6 +30,9 @@ extension UndoManager {
         let wasClean = undoStack.cleanDistance == 0
         undoStack.cleanDistance = 0
         undoStack.cleanMarkIncludesOpenGroup = undoStack.nesting > 0
+        // There is one mark: an earlier one lying on a branch of the history tree goes, so
+        // that going to its node does not make the manager clean.
+        storage.pointee.historyTree?.cleanNode = nil
         notifyIfCleanStateChanged(wasClean: wasClean)
         publishObservableChanges()
     }

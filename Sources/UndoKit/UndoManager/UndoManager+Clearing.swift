@@ -7,8 +7,10 @@ extension UndoManager {
         let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.limit = limit
         undoStack.trimToLimit()
-        trimHistoryTree()
-        if undoStack.topLevelCount != before {
+        // With branches kept, the tree's trimming may drop branch steps or the end of the
+        // redo path and leave the undo stack alone: a removal all the same, which ends the run.
+        let trimmedTree = trimHistoryTree()
+        if undoStack.topLevelCount != before || trimmedTree {
             stopCoalescing()
             if !storage.pointee.undoScopes.isEmpty {
                 scopesDidDropOldestSteps(
@@ -27,8 +29,10 @@ extension UndoManager {
         let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
         undoStack.costLimit = max(0, limit)
         undoStack.trimToCostLimit()
-        trimHistoryTree()
-        if undoStack.topLevelCount != before {
+        // With branches kept, the tree's trimming may drop branch steps or the end of the
+        // redo path and leave the undo stack alone: a removal all the same, which ends the run.
+        let trimmedTree = trimHistoryTree()
+        if undoStack.topLevelCount != before || trimmedTree {
             stopCoalescing()
             if !storage.pointee.undoScopes.isEmpty {
                 scopesDidDropOldestSteps(

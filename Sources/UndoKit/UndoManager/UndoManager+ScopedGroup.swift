@@ -91,6 +91,7 @@ extension UndoManager {
         storage.pointee.undoScopes.append(UndoScope(
             cleanDistance: undoStack.cleanDistance,
             cleanMarkIncludesOpenGroup: undoStack.cleanMarkIncludesOpenGroup,
+            cleanBranchNode: storage.pointee.historyTree?.cleanNode,
             totalCost: undoStack.totalCost,
             newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
             // Names, costs and flags set in the scope go to the outermost open group (spec
@@ -196,17 +197,37 @@ extension UndoManager {
         }
     }
 
-    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter dropped the oldest `dropped` of the
-    /// `closedBefore` closed top-level groups inside a scope, of cost `removedCost`.
+    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter trimmed steps inside a scope: the
+    /// oldest `dropped` of the `closedBefore` closed top-level groups, of cost `removedCost`,
+    /// and, with branches kept, maybe only steps off the undo stack (`dropped` 0), which are
+    /// older than the scope's group too.
     func scopesDidDropOldestSteps(_ dropped: Int, of closedBefore: Int, removedCost: Int) {
-        guard dropped > 0 else { return }
         for index in storage.pointee.undoScopes.indices {
             let scope = storage.pointee.undoScopes[index]
-            storage.pointee.undoScopes[index].totalCost -= removedCost
             storage.pointee.undoScopes[index].changedOlderSteps = true
+            guard dropped > 0 else { continue }
+            storage.pointee.undoScopes[index].totalCost -= removedCost
             // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
             // group or on the path to one.
             if !scope.cleanMarkIncludesOpenGroup && scope.cleanDistance >= closedBefore - dropped {
+                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
+            }
+        }
+    }
+
+    /// A rollback made again, on the redo steps it put back, a removal its body had made on
+    /// its parked copy of them, at `depth`. The enclosing scopes that parked nothing of their
+    /// own found those same redo steps when they began, and their saved marks skipped the
+    /// removal (``scopesDidRemoveActions(undoDepth:redoDepth:removedCost:)`` leaves it to the
+    /// copy's rollback): they judge it now, or their own rollbacks would restore a distance
+    /// through a step that is gone. The innermost scope that parked its own copy stops the
+    /// walk: its rollback makes the removal again on that copy, and judges it there.
+    private func scopesJudgeRemovalFromParkedRedoSteps(atDepth depth: Int) {
+        for index in storage.pointee.undoScopes.indices.reversed() {
+            let scope = storage.pointee.undoScopes[index]
+            guard scope.parkedRedo == nil else { return }
+            if !scope.cleanMarkIncludesOpenGroup,
+               UndoStack.removal(atDepth: depth, cutsPathOf: scope.cleanDistance, onRedoStack: true) {
                 storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
             }
         }
@@ -277,6 +298,10 @@ extension UndoManager {
         undoStack.limit = 0
         undoStack.costLimit = 0
         endUndoGrouping()
+        // The undo of a nested scope's group builds a redo step, which a recorded tree gives
+        // a new node id; the rollback drops that step below, so it gives the id back, and
+        // the steps that follow get the ids they would have had without the scope.
+        let nextNodeID = storage.pointee.historyTree?.nextNodeID
         undoNestedGroup()
         undoStack.limit = limit
         undoStack.costLimit = costLimit
@@ -303,6 +328,9 @@ extension UndoManager {
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
         redoStack.removeAll()
+        if let nextNodeID {
+            storage.pointee.historyTree?.nextNodeID = nextNodeID
+        }
         if let parked = scope.parkedRedo {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount
@@ -318,11 +346,18 @@ extension UndoManager {
             }
             // Removals in the body stay removed.
             for target in scope.removedTargets {
-                if let depth = redoStack.removeActions(withTarget: target), !undoStack.cleanMarkIncludesOpenGroup,
+                guard let depth = redoStack.removeActions(withTarget: target) else { continue }
+                if !undoStack.cleanMarkIncludesOpenGroup,
                    UndoStack.removal(atDepth: depth, cutsPathOf: undoStack.cleanDistance, onRedoStack: true) {
                     undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
                 }
+                scopesJudgeRemovalFromParkedRedoSteps(atDepth: depth)
             }
+        }
+        // The mark on a branch, as it was (the body may have marked clean, or ended redo over
+        // steps the mark was among), unless its step went or a removal cut its path.
+        if let tree = storage.pointee.historyTree {
+            tree.cleanNode = scope.cleanBranchNode.flatMap { tree.branches[$0] == nil ? nil : $0 }
         }
         // Last: a deinit run by the release may call back into the manager, which is
         // consistent again.
@@ -357,6 +392,9 @@ struct UndoScope {
     /// distance is too), or unreachable if the body removed a step its path needs.
     var cleanDistance: Int
     let cleanMarkIncludesOpenGroup: Bool
+    /// The clean mark's node when it lay on a history-tree branch before the scope, or nil;
+    /// nil too once a removal in the body cut the path to it.
+    var cleanBranchNode: UInt64?
     /// The undo stack's total cost before the scope, less that of steps the body removed.
     var totalCost: Int
     /// Whether the newest closed group could take the next one with its key.
@@ -375,11 +413,12 @@ struct UndoScope {
     var madeNewEdit = false
 
     init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, totalCost: Int, newestGroupMayCoalesce: Bool,
-        outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
+        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: UInt64?, totalCost: Int,
+        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
     ) {
         self.cleanDistance = cleanDistance
         self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
+        self.cleanBranchNode = cleanBranchNode
         self.totalCost = totalCost
         self.newestGroupMayCoalesce = newestGroupMayCoalesce
         self.outerGroup = outerGroup

@@ -76,9 +76,8 @@ struct HistoryTreeCoalescingTests {
         #expect(manager.undoCount == 2)
     }
 
-    /// Known issue: the `levelsOfUndo` setter ends the run only when the undo stack lost a
-    /// step (UndoManager+Clearing.swift, outside the history-tree code this change may
-    /// touch), not when it trimmed only branch steps or the end of the redo path.
+    /// The `levelsOfUndo` setter ended the run only when the undo stack lost a step, not when
+    /// it trimmed only branch steps or the end of the redo path.
     @Test("the levelsOfUndo setter trimming a branch step ends the run")
     func setterTrimmingABranchEndsTheRun() {
         let (manager, document) = Self.makeManager()
@@ -88,9 +87,46 @@ struct HistoryTreeCoalescingTests {
         Self.type(1, into: document)  // other's step is now on a branch
         manager.levelsOfUndo = 1  // which goes
         #expect(manager.historyTree.nodes.count == 1)
+        Self.type(2, into: document)  // a step of its own; its close trims the step of 1
+        #expect(manager.undoCount == 1)
+        manager.undo()
+        #expect(document.items == [1])  // merged, the undo would have taken 1 too
+    }
+
+    @Test("the actionCostLimit setter trimming a branch step ends the run")
+    func costLimitSetterTrimmingABranchEndsTheRun() {
+        let (manager, document) = Self.makeManager()
+        let other = TreeDocument(manager: manager)
+        manager.beginUndoGrouping()
+        other.append(10)
+        manager.setActionCost(100)
+        manager.endUndoGrouping()
+        manager.undo()
+        Self.type(1, into: document)  // other's step is now on a branch
+        manager.actionCostLimit = 50  // which goes
+        #expect(manager.historyTree.nodes.count == 1)
         Self.type(2, into: document)
-        withKnownIssue("the setter ends the run only for steps trimmed off the undo stack") {
-            #expect(manager.undoCount == 2)
+        #expect(manager.undoCount == 2)
+    }
+
+    /// A rolled-back `withUndoGroup` restores the run unless its body removed or trimmed older
+    /// steps; a branch step is older than the scope's group.
+    @Test("the levelsOfUndo setter trimming a branch step in a rolled-back withUndoGroup ends the run")
+    func setterTrimmingABranchInARolledBackScopeEndsTheRun() {
+        let (manager, document) = Self.makeManager()
+        let other = TreeDocument(manager: manager)
+        other.add(10)
+        manager.undo()
+        Self.type(1, into: document)  // other's step is now on a branch
+        #expect(throws: Failure.self) {
+            try manager.withUndoGroup(named: nil) {
+                document.append(99)
+                manager.levelsOfUndo = 2  // the scope's open group counts: the branch step goes
+                throw Failure()
+            }
         }
+        #expect(manager.historyTree.nodes.count == 1)  // the trimming stays
+        Self.type(2, into: document)
+        #expect(manager.undoCount == 2)
     }
 }

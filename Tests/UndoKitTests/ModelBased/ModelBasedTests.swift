@@ -756,8 +756,14 @@ struct ModelBasedTests {
                 + "coverage: \(statistics.coverage.sorted { $0.key < $1.key })")
 
         // The generator must keep reaching the situations the model was written for;
-        // otherwise a green run would prove little. Only meaningful for a full run.
+        // otherwise a green run would prove little. Only meaningful for a full run, and a
+        // failure only with the default master seed: that guards against the generator
+        // drifting away from a situation, whatever the seed. Some situations are reached by a
+        // handful of the 3000 scripts (clean marks lost on branches, trimming by turning
+        // branches on), so another seed's scripts may miss one by chance (master seed 27 misses
+        // "clean mark on a branch lost: branches dropped"); that is reported, not failed.
         if only == nil && scriptCount >= Self.defaultScriptCount && statistics.failures == 0 {
+            let guardsTheGenerator = masterSeed == Self.defaultMasterSeed
             for situation in [
                 "empty group close cleared redo", "close trimmed undo stack", "levelsOfUndo setter trimmed",
                 "levelsOfUndo setter trimmed, group open", "undo of a nested group inside an open group",
@@ -787,8 +793,13 @@ struct ModelBasedTests {
                 "a branch step's parent left the tree: it moved up", "clean mark moved to a branch",
                 "clean mark came back from a branch", "clean mark on a branch lost: removed",
                 "clean mark on a branch lost: trimmed", "clean mark on a branch lost: branches dropped",
-            ] {
-                #expect(statistics.coverage[situation, default: 0] > 0, "never reached: \(situation)")
+                "nested undo recorded a redo step",
+            ] where statistics.coverage[situation, default: 0] == 0 {
+                if guardsTheGenerator {
+                    Issue.record("never reached: \(situation)")
+                } else {
+                    print("[ModelBased] not reached with master seed \(masterSeed): \(situation)")
+                }
             }
         }
     }

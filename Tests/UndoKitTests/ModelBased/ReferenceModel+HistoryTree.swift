@@ -11,38 +11,6 @@
 // `branchSteps` with their parent. The tree is rebuilt from these whenever it is needed.
 
 extension ModelBased {
-    /// UndoKit bugs the model reproduces on purpose, so that the randomized test keeps
-    /// checking everything else; each has a failing test of its own. Set one to `false`
-    /// once UndoKit is fixed.
-    enum KnownBugs {
-        /// HistoryTreeOrphanTests: a step that leaves the tree through undo or redo (its
-        /// undo registered nothing, its target is gone, registration is disabled, or a redo
-        /// nested in an open group consumed it) leaves the branch steps below it naming it
-        /// as their parent, so `roots` lists nodes whose parent is not nil. The model says
-        /// they move up to its parent, as the steps below a step emptied by removal do.
-        static let branchStepsKeepAParentThatLeftByUndoOrRedo = true
-        /// HistoryTreeCleanMarkTests: `markClean()` moves the mark but leaves an earlier mark
-        /// that lies on a branch in place, and that earlier mark comes back (the manager
-        /// reports clean) when `go(to:)` brings its node onto the redo path.
-        static let markCleanLeavesAMarkOnABranch = true
-        /// HistoryTreeCleanMarkTests: an empty group closing as a new step after undoing past
-        /// the mark loses the mark, although with branches its step stays in the tree (the
-        /// clean mark moves below the new step before the redo steps become a branch, while
-        /// spec R10 ends redo, step 6, before the close, step 7). A non-empty edit keeps it.
-        static let emptyStepLosesAMarkItsBranchKeeps = true
-        /// HistoryTreeCoalescingTests: with branches, the `levelsOfUndo` setter ends a
-        /// coalescing run only when it trims the undo stack, not when it trims only branch
-        /// steps or the end of the redo path ("nothing ... removed in between (including
-        /// levelsOfUndo or actionCostLimit trimming by their setters)", CoalescingSteps.md).
-        static let setterTrimmingOffTheUndoStackKeepsCoalescing = true
-        /// HistoryTreeCleanMarkTests: a mark on a branch survives the undos and redos that
-        /// make it unreachable for a mark on the stacks (<doc:TrackingTheCleanState>: undoing
-        /// past it with a step that leaves nothing to redo, redoing with registration
-        /// disabled away from it, a nested undo or redo in an open group on its way), and
-        /// comes back as clean when `go(to:)` reaches its node.
-        static let branchMarkSurvivesUndoAndRedoThatCutItsPath = true
-    }
-
     /// A step off the path: its parent (nil for a root) and its group, begin to end mark.
     struct BranchStep {
         var parent: UInt64?
@@ -153,8 +121,8 @@ extension ModelBased.Reference {
     /// roots, oldest first.
     var treeRecord: ModelBased.TreeRecord {
         let tree = tree
-        // `UndoTree` counts a node whose parent is not in the tree as a root; only
-        // `KnownBugs` makes one.
+        // `UndoTree` counts a node whose parent is not in the tree as a root; the model
+        // makes none, so comparing the roots checks that UndoKit makes none either.
         let roots = tree.parent.filter { $0.value.map { !tree.contains($0) } ?? true }.map(\.key).sorted()
         var nodes: [ModelBased.TreeNodeRecord] = []
         var pending = Array(roots.reversed())
@@ -200,12 +168,7 @@ extension ModelBased.Reference {
     /// Spec R4 and R10.6: a new edit ends the redo path. Apple empties the redo stack; with
     /// branches its steps become a branch below the current node (J.3), in order, and a
     /// clean mark among them stays reachable (on that branch).
-    func endRedoPath(clearing clearingReason: String, branching branchingReason: String, closingNewStep: Bool = false) {
-        if keepsRedoBranches && closingNewStep && ModelBased.KnownBugs.emptyStepLosesAMarkItsBranchKeeps,
-            let distance = cleanDistance, distance < 0
-        {
-            loseCleanMark("empty step closed (known bug)")
-        }
+    func endRedoPath(clearing clearingReason: String, branching branchingReason: String) {
         guard keepsRedoBranches else {
             redoStack.clear()
             if let distance = cleanDistance, distance < 0 { loseCleanMark(clearingReason) }
@@ -258,21 +221,17 @@ extension ModelBased.Reference {
     /// ancestor still in the tree, as the steps above a removed group do on a stack, so
     /// that every parent a node names is in the tree (`UndoTree.Node.parent` is nil only for
     /// a step recorded at the start or whose parent was trimmed away).
-    func moveOrphansUp(_ treeBefore: ModelTree, leftByUndoOrRedo: Bool = false) {
-        if leftByUndoOrRedo && ModelBased.KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo {
-            return
-        }
+    func moveOrphansUp(_ treeBefore: ModelTree, leftBy cause: String = "removal") {
         let live = tree
         for (id, step) in branchSteps {
             var parent = step.parent
-            // Only parents that left now: a parent already missing before (see KnownBugs)
-            // stays as it is.
             while let node = parent, treeBefore.contains(node), !live.contains(node) {
                 parent = treeBefore.parent[node] ?? nil
             }
             if parent != step.parent {
                 branchSteps[id]!.parent = parent
                 cover("a branch step's parent left the tree: it moved up")
+                cover("a branch step's parent left the tree by \(cause): it moved up")
             }
         }
     }
@@ -299,7 +258,7 @@ extension ModelBased.Reference {
     /// undone step is on its path; a nested undo puts a new step on top of the redo path,
     /// which loses a mark whose path runs through the redo path.
     func markAfterUndo(topLevel: Bool, madeRedoStep: Bool, treeBefore: ModelTree) {
-        guard !ModelBased.KnownBugs.branchMarkSurvivesUndoAndRedoThatCutItsPath, let mark = cleanBranchNode else { return }
+        guard let mark = cleanBranchNode else { return }
         let markPath = treeBefore.path(to: mark)
         if topLevel {
             if let undone = treeBefore.current, !madeRedoStep, markPath.contains(undone) {
@@ -314,9 +273,7 @@ extension ModelBased.Reference {
     /// mark below the redone step stays reachable and any other is lost; a redo nested in
     /// an open group takes the step off the tree, which loses a mark at or below it.
     func markBeforeRedo(topLevel: Bool, recorded: Bool, treeBefore: ModelTree) {
-        guard !ModelBased.KnownBugs.branchMarkSurvivesUndoAndRedoThatCutItsPath, let mark = cleanBranchNode,
-            let redone = treeBefore.redoPath.first
-        else { return }
+        guard let mark = cleanBranchNode, let redone = treeBefore.redoPath.first else { return }
         let markPath = treeBefore.path(to: mark)
         if topLevel && !recorded && !markPath.contains(redone) {
             loseBranchMark("unrecorded redo")

@@ -544,8 +544,7 @@ extension ModelBased {
         var lastVisit: [UInt64: Int] = [:]
         var visitClock = 0
         /// The clean mark while it lies on a branch: the marked node (`cleanDistance` is
-        /// then nil, unless `KnownBugs.markCleanLeavesAMarkOnABranch` left this one behind a
-        /// newer mark). It counts along the stacks again once `go(to:)` brings the node back
+        /// then nil). It counts along the stacks again once `go(to:)` brings the node back
         /// onto the redo path.
         var cleanBranchNode: UInt64?
 
@@ -680,14 +679,6 @@ extension ModelBased {
                 if !undoStack.isEmpty && !undoStack.newestIsEnd {
                     return trap("E4 (R19)", "call endUndoGrouping before calling this method", "open group on top")
                 }
-                // Issue 20: UndoKit gives the redo step this builds no node of the history
-                // tree (HistoryTreeNestedUndoTests: reading the tree then traps, go(to:) too),
-                // so scripts that record the tree steer clear; the others still cover it.
-                if recordsTree && undoStack.nesting > 0 && isEnabled {
-                    return SkipReason(
-                        rule: "known UndoKit bug (HistoryTreeNestedUndoTests)", detail: nil,
-                        situation: "nested undo inside an open group while the tree is recorded")
-                }
                 return nil
             case .enable:
                 return disableCount == 0
@@ -713,7 +704,7 @@ extension ModelBased {
                 return nil
             case .goTo:
                 if let trap = walkTrap("go(to:)") { return trap }
-                return unsettledJump(to: historyTarget(for: step)) ?? knownBugJump(to: historyTarget(for: step))
+                return unsettledJump(to: historyTarget(for: step))
             case .goToRemoved:
                 if let trap = walkTrap("go(to:)") { return trap }
                 guard historyTarget(for: step) != nil else {
@@ -721,43 +712,10 @@ extension ModelBased {
                 }
                 return trap("J.3 go(to:) a removed node", "go(to:)", "the node left the tree")
             case .goToEarlierState:
-                return walkTrap("goToEarlierState()") ?? knownBugChronologicalStep(later: false)
+                return walkTrap("goToEarlierState()")
             case .goToLaterState:
-                return walkTrap("goToLaterState()") ?? knownBugChronologicalStep(later: true)
+                return walkTrap("goToLaterState()")
             }
-        }
-
-        /// `knownBugJump(to:)` for a chronological step. Its target depends on the node the
-        /// automatic group's close adds (or merges into), so with a close pending any node
-        /// below a missing parent may be the one.
-        private func knownBugChronologicalStep(later: Bool) -> SkipReason? {
-            guard autoPending && undoStack.nesting == 1 && isEnabled else {
-                return knownBugJump(to: chronologicalTarget(later: later))
-            }
-            return tree.parent.keys.lazy.compactMap { self.knownBugJump(to: $0) }.first
-        }
-
-        /// Issue 20: UndoKit's `go(to:)` stops the program for a node below a parent that left
-        /// the tree by undo or redo ("node #n is not in this manager's history", naming the
-        /// parent), part of `KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo`; the
-        /// script steers clear while the model reproduces that bug.
-        private func knownBugJump(to target: UInt64?) -> SkipReason? {
-            guard ModelBased.KnownBugs.branchStepsKeepAParentThatLeftByUndoOrRedo else { return nil }
-            let tree = tree
-            guard let root = tree.path(to: target).first, let parent = tree.parent[root] ?? nil else { return nil }
-            return SkipReason(
-                rule: "known UndoKit bug (HistoryTreeOrphanTests)", detail: nil,
-                situation: "go(to:) a node below #\(parent), which left the tree by undo or redo")
-        }
-
-        /// The node a chronological step goes to, when no automatic group is to close first.
-        private func chronologicalTarget(later: Bool) -> UInt64? {
-            let tree = tree
-            if later {
-                return tree.parent.keys.filter { $0 > (tree.current ?? 0) }.min()
-            }
-            guard let current = tree.current else { return nil }
-            return tree.parent.keys.filter { $0 < current }.max()
         }
 
         /// Issue 20: `go(to:)` and the chronological steps stop the program, naming the call,
@@ -864,9 +822,7 @@ extension ModelBased {
                 if redoStack.count > 0 && !keepsRedoBranches {
                     cover("empty group close cleared redo")
                 }
-                endRedoPath(
-                    clearing: "empty group cleared the redos it needed", branching: "empty group close",
-                    closingNewStep: currentNesting == 1)
+                endRedoPath(clearing: "empty group cleared the redos it needed", branching: "empty group close")
             }
             if !isBusy && currentNesting == 1 {
                 closeNewStep()
@@ -1028,7 +984,7 @@ extension ModelBased {
             if topLevel {
                 visit(currentNode)
             }
-            moveOrphansUp(treeBefore, leftByUndoOrRedo: true)
+            moveOrphansUp(treeBefore, leftBy: "undo")
         }
 
         /// Spec R21.
@@ -1076,7 +1032,7 @@ extension ModelBased {
             if topLevel {
                 visit(currentNode)
             }
-            moveOrphansUp(treeBefore, leftByUndoOrRedo: true)
+            moveOrphansUp(treeBefore, leftBy: "redo")
         }
 
         /// Invokes a popped group's actions newest first (spec R20), nested groups included
@@ -1126,8 +1082,8 @@ extension ModelBased {
                     let trimmedThePath = !undoStack.droppedDepths.isEmpty
                     if trimmed > 0 {
                         cover(trimmedThePath ? "levelsOfUndo setter trimmed the path" : "levelsOfUndo setter trimmed off the path")
-                    }
-                    if ModelBased.KnownBugs.setterTrimmingOffTheUndoStackKeepsCoalescing ? trimmedThePath : trimmed > 0 {
+                        // Trimmed steps are removed steps, on the path or off it: the run ends
+                        // (CoalescingSteps.md).
                         mayCoalesce = false
                     }
                     checkTrimmedGroups()
@@ -1195,9 +1151,7 @@ extension ModelBased {
         /// Issue 10: `markClean()`.
         func markClean() {
             reportingCleanChange {
-                if !ModelBased.KnownBugs.markCleanLeavesAMarkOnABranch {
-                    cleanBranchNode = nil
-                }
+                cleanBranchNode = nil
                 cleanDistance = 0
                 cleanIncludesOpenGroup = undoStack.nesting > 0
             }
