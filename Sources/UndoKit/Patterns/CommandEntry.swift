@@ -176,7 +176,7 @@ func stepBits<Command>(of command: Command) -> UInt {
 /// own. A subclass's manager keeps every command in a ``CommandEntry``: its overrides see a
 /// handler per step that runs the entry.
 final class InlineCommandOwner<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
-    init(modelReference: ModelReference) {
+    required init(modelReference: ModelReference) {
         super.init(modelReference: modelReference, runsExecute: false, keepsCommandInStep: true)
     }
 

@@ -99,7 +99,13 @@ extension UndoManager {
            storage.pointee.lastInlineCommandType == ObjectIdentifier(commandType) {
             return last
         }
-        let created = InlineCommandOwner<Command>(modelReference: modelReference(for: model))
+        // Through a cached metatype: instantiating the generic class's metadata on every miss
+        // (commands alternating between models) cost more than the rest of `perform`.
+        let ownerType = cachedClass(
+            InlineCommandOwner<Command>.self, key: ObjectIdentifier(Command.self),
+            in: &storage.pointee.inlineCommandOwnerClassCache
+        )
+        let created = ownerType.init(modelReference: modelReference(for: model))
         storage.pointee.lastInlineCommandOwner = created
         storage.pointee.lastInlineCommandType = ObjectIdentifier(commandType)
         return created

@@ -46,6 +46,7 @@ struct UndoManagerStorage {
     /// for: the next small command of that type on the same model shares it.
     var lastInlineCommandOwner: CommandEntry?
     var lastInlineCommandType: ObjectIdentifier?
+    var inlineCommandOwnerClassCache = ClassCache()
     var commandEntryClassCache = ClassCache()
     /// While a step's handler runs: its ``ActionTarget``, which registrations on the same
     /// object share. Unretained: the running step holds the target until this is reset.
