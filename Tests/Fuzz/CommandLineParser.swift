@@ -90,8 +90,9 @@ private func run(_ commands: [Command], on session: EditingSession, throwing: Bo
             case .undone(let number): try session.setDone(false, at: number - 1)
             case .remove(let number): try session.remove(at: number - 1)
             case .move(let number, let destination): try session.move(from: number - 1, to: destination - 1)
-            case .undo: try session.undo()
-            case .redo: try session.redo()
+            case .undo(let steps): _ = try session.undo(steps: steps)
+            case .redo(let steps): _ = try session.redo(steps: steps)
+            case .goto(let step): _ = try session.go(toStep: step)
             case .begin(let name): session.beginGroup(named: name)
             case .end: try session.endGroup()
             case .list, .history, .help: break

@@ -181,7 +181,9 @@ extension UndoManager {
             metadata.date = step.date
             tree.stamp(metadata, now: historyTreeNow())
             if step.id == nil {
-                metadata.date = nil
+                // A new id, but the date that was saved (none in a version 1 history), not the
+                // time of the restore.
+                metadata.date = step.date
             }
         }
         if tree.keepsBranches {

@@ -104,6 +104,21 @@ struct HistoryTreePersistenceTests {
         #expect(linear.undoActionNames == manager.undoActionNames)
     }
 
+    @Test("a step saved with a date but no id gets a new id and keeps its date; a version 1 step has none")
+    func dateWithoutID() throws {
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        var history = UndoHistory<AppendNumber>()
+        history.undoSteps = [UndoHistory.Group(actionName: "Add 1", items: [.command(AppendNumber(value: 1))])]
+        history.undoSteps[0].date = date
+        let manager = makeManager()
+        let list = NumberList()
+        list.items = [1]
+        try manager.restoreUndoHistory(history, on: list)
+        let node = try #require(manager.historyTree.nodes.first)
+        #expect(node.date == date)
+        #expect(try manager.undoHistory(of: AppendNumber.self).undoSteps[0].date == date)
+    }
+
     @Test("a version 1 history still loads; its restored position is clean")
     func versionOne() throws {
         let text = #"{"formatVersion":1,"undo":[{"name":"Add 1","items":[{"command":{"value":1}}]}],"redo":[]}"#
