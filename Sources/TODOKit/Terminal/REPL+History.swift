@@ -124,10 +124,9 @@ extension REPL {
         let compacted = (replica.journal?.recordCount ?? 0) == 0
         if let onDisk = historyOnDisk, onDisk.revision == revisionBefore, onDisk.takesAnotherChange, !compacted,
            session.undoManager.groupingLevel == 0,
-           let change = onDisk.linesSince == .oneEditLine
-               ? editLineChange(since: onDisk.layout, revision: replica.revision, limit: limit)
-                   ?? historyChange(since: onDisk.layout, revision: replica.revision, limit: limit)
-               : historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
+           let change = (onDisk.linesSince == .oneEditLine
+               ? editLineChange(since: onDisk.layout, revision: replica.revision, limit: limit) : nil)
+               ?? historyChange(since: onDisk.layout, revision: replica.revision, limit: limit) {
             do {
                 let appended = try replica.store.appendHistoryChange(change.change, holding: lock)
                 historyOnDisk = HistoryOnDisk(
@@ -187,9 +186,10 @@ extension REPL {
     /// step changed in place (an edit coalesced into it). `nil` when the history is not that
     /// simple; ``historyChange(since:revision:limit:)`` compares whole layouts then.
     ///
-    /// Saving after a line costs what the line changed: O(1) here, against O(steps) for
-    /// reading the tree (the difference between a history that keeps up with piped adds and
-    /// one that doubles their cost). Debug builds check the answer against the whole tree.
+    /// Saving after a line then costs what the line changed plus a pass over the saved
+    /// layout's array, instead of building the whole tree and comparing layouts (the
+    /// difference between a history that keeps up with piped adds and one that doubles their
+    /// cost). Debug builds check the answer against the whole tree.
     private func editLineChange(
         since saved: SavedHistory.Layout, revision: UInt64, limit: Int
     ) -> (change: SavedHistory.Change, layout: SavedHistory.Layout)? {

@@ -14,7 +14,7 @@ struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     /// The number of initialized elements, which occupy `base[0..<count]`.
     private(set) var count = 0
-    private(set) var capacity: Int
+    private var capacity: Int
 
     init() {
         capacity = 0
@@ -101,7 +101,6 @@ struct StackBuffer<Element>: ~Copyable {
         count == 0 ? nil : removeLast()
     }
 
-    /// Removes every element; keeps the capacity only if asked to.
     /// The address of element `index`, for moving it out; see ``forgetAll()``.
     func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
         checkIndex(index)
@@ -117,6 +116,7 @@ struct StackBuffer<Element>: ~Copyable {
         capacity = 0
     }
 
+    /// Removes every element; keeps the capacity only if asked to.
     mutating func removeAll(keepingCapacity: Bool = false) {
         base.deinitialize(count: count)
         count = 0

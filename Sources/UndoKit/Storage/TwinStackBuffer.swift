@@ -86,16 +86,13 @@ struct TwinStackBuffer: ~Copyable {
         }
     }
 
-    /// Moves the origin of a redo stack that holds at most `limit` entries down to `headroom`
-    /// slots above the undo stack's end, when it is further: an undo about to write its redo group then writes it
-    /// into the slots its own group is leaving, memory the process has touched, instead of
-    /// the end of the buffer, which a stack grown by appends has never touched (W2: 2 MB, 485
-    /// page faults, for 200,000 steps). The slots above the new origin are out of reach until
-    /// the redo stack is empty again (see ``sinkEmptyRedoSide()``).
-    ///
-    ///
-    /// The redo stack may hold a few entries (the begin mark of the group the undo opened):
-    /// they move with the origin.
+    /// Moves the origin of a redo stack that holds at most `limit` entries (the begin mark of
+    /// the group an undo opened) down to `headroom` slots above the undo stack's end, when it
+    /// is further; the entries move with it. An undo then writes its redo group into the slots
+    /// its own group is leaving, memory the process has touched, instead of the end of the
+    /// buffer, which a stack grown by appends has never touched (W2: 2 MB, 485 page faults,
+    /// for 200,000 steps). The slots above the new origin are out of reach until the redo stack
+    /// is empty again (see ``sinkEmptyRedoSide()``).
     mutating func floatRedoSide(holdingAtMost limit: Int, headroom: Int) {
         let count = sides[1].count
         guard count <= limit && sides[1].detached == 0 else { return }
@@ -388,13 +385,8 @@ struct StackEntries {
     @inline(never)
     func evacuateDetached() {
         let detached = side.pointee.detached
-        let start = side.pointee.detachedStart
         var group = StackBuffer<Entry>(minimumCapacity: detached)
-        group.append(uninitializedCount: detached) { slots in
-            for offset in 0..<detached {
-                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-            }
-        }
+        moveDetachedInPlace(appendingTo: &group)
         swap(&group, &evacuatedGroup)
         side.pointee.groupIsEvacuated = true
         side.pointee.detached = 0
@@ -406,14 +398,7 @@ struct StackEntries {
     /// `remains`, oldest first, for the caller to release, and its slots are free again.
     func finishDetached(movingRemainsTo remains: inout StackBuffer<Entry>) {
         let detached = side.pointee.detached
-        let start = side.pointee.detachedStart
-        if detached > 0 {
-            remains.append(uninitializedCount: detached) { slots in
-                for offset in 0..<detached {
-                    (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-                }
-            }
-        }
+        moveDetachedInPlace(appendingTo: &remains)
         if side.pointee.groupIsEvacuated {
             for index in evacuatedGroup.indices {
                 remains.append((evacuatedGroup.pointer(at: index)).move())
@@ -424,6 +409,19 @@ struct StackEntries {
         buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
         side.pointee.detached = 0
         side.pointee.freedBelowDetached = 0
+    }
+
+    /// Moves the entries still detached in place to the end of `destination`, oldest first,
+    /// one by one (the redo side's run backwards in memory); the caller settles the counts.
+    private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
+        let detached = side.pointee.detached
+        let start = side.pointee.detachedStart
+        guard detached > 0 else { return }
+        destination.append(uninitializedCount: detached) { slots in
+            for offset in 0..<detached {
+                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+            }
+        }
     }
 
     /// Forgets the newest entry, whose value the caller has already moved out through

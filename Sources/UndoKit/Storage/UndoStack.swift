@@ -208,24 +208,8 @@ struct UndoStack: ~Copyable {
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
 
-    /// Removes the newest entry's closed group (top-level or nested in an open group) and
-    /// returns its entries, oldest first.
-    mutating func popNewestGroup() -> StackBuffer<Entry> {
-        var group = StackBuffer<Entry>()
-        popNewestGroup(into: &group)
-        return group
-    }
-
-    /// Removes the newest entry's closed group, as ``popNewestGroup()``, appending its entries
-    /// to `group`, oldest first.
-    mutating func popNewestGroup(into group: inout StackBuffer<Entry>) {
-        let start = takeNewestGroup()
-        group.reserveCapacity(group.count + entries.count - start)
-        entries.moveSuffix(from: start, appendingTo: &group)
-    }
-
-    /// Removes the newest entry's closed group, leaving its entries in place for an undo or
-    /// redo to run (see ``StackEntries/detachSuffix(from:)``): they come off the newest first
+    /// Removes the newest entry's closed group (top-level or nested in an open group),
+    /// leaving its entries in place for an undo or redo to run (see ``StackEntries/detachSuffix(from:)``): they come off the newest first
     /// with ``StackEntries/popDetached()``, and ``finishDetachedGroup()`` ends it.
     mutating func detachNewestGroup() {
         entries.detachSuffix(from: takeNewestGroup())

@@ -135,9 +135,8 @@ extension UndoManager {
         // group leaves (see StackEntries.detachSuffix(from:)).
         stack.pointee.detachNewestGroup()
         if !executing {
-            // An undo with nothing to redo before it (the redo stack holds just the group the
-            // undo opened) writes its redo group into the slots its group leaves, memory already
-            // touched (see TwinStackBuffer.floatRedoSide(holdingAtMost:headroom:)).
+            // With nothing to redo before it (the redo stack holds just the group the undo
+            // opened): see TwinStackBuffer.floatRedoSide(holdingAtMost:headroom:).
             stackEntries.pointee.floatRedoSide(holdingAtMost: 1, headroom: 64)
         }
         invokeSteps(of: stack.pointee.entries, executing: executing)
@@ -250,16 +249,8 @@ extension UndoManager {
                 && storage.pointee.targetsRemovedDuringInvocation.contains(modelID) {
                 continue
             }
-            let keepsCommandInStep = owner._withUnsafeGuaranteedRef { $0.keepsCommandInStep }
-            Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque())._withUnsafeGuaranteedRef { command in
-                model._withUnsafeGuaranteedRef {
-                    if keepsCommandInStep {
-                        command.run(&bits, on: $0, executing: executing)
-                    } else {
-                        command.run(on: $0)
-                    }
-                }
-            }
+            let keepsCommandInStep = run(
+                Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
             switch consume entry {
             case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
                 moveRunCommand(UndoStep(
@@ -308,17 +299,33 @@ extension UndoManager {
     @inline(__always)
     private func runCommand(_ step: consuming UndoStep, on model: Unmanaged<AnyObject>, executing: Bool) {
         // Borrowed for the run: the step, consumed after it, owns the entry.
-        let entry = Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self))
-        if entry._withUnsafeGuaranteedRef({ $0.keepsCommandInStep }) {
-            var bits = step.handler.inlineBits
-            entry._withUnsafeGuaranteedRef { entry in
-                model._withUnsafeGuaranteedRef { entry.run(&bits, on: $0, executing: executing) }
-            }
+        var bits = step.handler.inlineBits
+        if run(Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self)),
+               bits: &bits, on: model, executing: executing) {
             step.handler = ErasedHandler(inlineBits: bits)
-        } else {
-            entry._withUnsafeGuaranteedRef { entry in model._withUnsafeGuaranteedRef { entry.run(on: $0) } }
         }
         moveRunCommand(step)
+    }
+
+    /// Runs the command of a step whose owner is `entry` on `model`, both borrowed: the
+    /// command in the step's `bits` (updated to what the run left), if the step keeps it,
+    /// else the entry's own. Returns whether the step keeps it. The flag is tested here
+    /// rather than left to `run(_:on:executing:)`'s override, which would cost an entry's run a
+    /// second dynamic call.
+    @inline(__always)
+    private func run(
+        _ entry: Unmanaged<CommandEntry>, bits: inout UInt, on model: Unmanaged<AnyObject>, executing: Bool
+    ) -> Bool {
+        entry._withUnsafeGuaranteedRef { entry in
+            model._withUnsafeGuaranteedRef { model in
+                guard entry.keepsCommandInStep else {
+                    entry.run(on: model)
+                    return false
+                }
+                entry.run(&bits, on: model, executing: executing)
+                return true
+            }
+        }
     }
 
     /// Moves a command step that just ran to the current stack, as its own inverse.
