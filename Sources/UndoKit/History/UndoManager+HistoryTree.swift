@@ -22,7 +22,7 @@ extension UndoManager {
     /// manager.undo()
     /// type("b"); manager.runLoop.tick()    // "a" stays in the tree as a branch
     /// manager.historyTree.roots.count     // 2
-    /// manager.go(to: manager.historyTree.nodes.first)   // back to "a"
+    /// manager.go(to: manager.historyTree.nodes[0])       // back to "a"
     /// ```
     ///
     /// A manager attached to an ``UndoCoordinator`` cannot keep branches: the coordinator's
@@ -122,26 +122,44 @@ extension UndoManager {
         return undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID.map(UndoTree.NodeID.init(rawValue:))
     }
 
-    /// Moves the model to the state after `node` (`nil`: before the first step): undoes up to
-    /// the step it shares with the current path, then redoes down to `node`, one step at a
-    /// time through ``undo()`` and ``redo()``, with each step's usual notifications. A model
-    /// that registers inverses ends exactly where a user pressing Undo and Redo would have.
+    /// Moves the model to the state after `node`: undoes up to the step it shares with the
+    /// current path, then redoes down to `node`, one step at a time through ``undo()`` and
+    /// ``redo()``, with each step's usual notifications. A model that registers inverses ends
+    /// exactly where a user pressing Undo and Redo would have.
     ///
     /// Works with or without ``keepsRedoBranches`` (without, it is Qt's `setIndex`). Like
     /// ``undo()``, it first closes the event's automatic group if it is the only one open.
-    /// Redo then follows the branch it went down.
+    /// Redo then follows the branch it went down. To undo everything, call ``goToStart()``.
+    ///
+    /// It takes a node, not an optional one, so that a lookup that found nothing cannot be
+    /// mistaken for the start: unwrap the search and decide what "not found" means.
     ///
     /// ```swift
     /// let tree = manager.historyTree
-    /// manager.go(to: tree.nodes.first { $0.actionName == "Add “Milk”" })
-    /// manager.go(to: nil)   // everything undone
+    /// if let node = tree.nodes.first(where: { $0.actionName == "Add “Milk”" }) {
+    ///     manager.go(to: node)
+    /// }
     /// ```
     ///
     /// - Precondition: No other group is open, the manager is not undoing or redoing, and
     ///   `node` is in the manager's tree (taken from ``historyTree`` since its last change
     ///   removed nothing): the program stops otherwise, naming the call and the fix.
-    public func go(to node: UndoTree.Node?) {
-        goToNode(node?.id.rawValue, in: PublicCall("go(to:)"))
+    public func go(to node: UndoTree.Node) {
+        goToNode(node.id.rawValue, in: PublicCall("go(to:)"))
+    }
+
+    /// Moves the model to the state before the first step of the history: undoes every step,
+    /// one at a time through ``undo()``, with each step's usual notifications (the undone
+    /// steps stay on the redo path, so ``redo()`` or ``go(to:)`` come back).
+    ///
+    /// ```swift
+    /// manager.goToStart()
+    /// manager.canUndo   // false
+    /// ```
+    ///
+    /// - Precondition: No other group is open and the manager is not undoing or redoing.
+    public func goToStart() {
+        goToNode(nil, in: PublicCall("goToStart()"))
     }
 
     /// Moves to the state reached just before the current one, across branches: Vim's `g-`.
@@ -458,7 +476,7 @@ extension UndoManager {
         }
         if automaticGroupIsPending && undoStack.nesting == 1 {
             // As undo() does: the event's edits so far become a step first.
-            endUndoGroupingThroughOverrides(from: "go(to:)")
+            endUndoGroupingThroughOverrides(from: call.name)
             automaticGroupIsPending = false
         }
         guard undoStack.nesting == 0 else {

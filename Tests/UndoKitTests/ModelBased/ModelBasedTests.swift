@@ -250,7 +250,7 @@ extension ModelBased {
             case .markClean: manager.markClean()
             case let .scope(name, body, fails): runScope(named: name, body, fails: fails, newTargetID: newTargetID)
             case let .setKeepsRedoBranches(flag): manager.keepsRedoBranches = flag
-            case .goTo, .goToRemoved: manager.go(to: historyTarget.map(node))
+            case .goTo, .goToRemoved: manager.go(toNodeOrStart: historyTarget.map(node))
             case .goToEarlierState: manager.goToEarlierState()
             case .goToLaterState: manager.goToLaterState()
             }

@@ -703,10 +703,13 @@ extension ModelBased {
             case .setKeepsRedoBranches:
                 return nil
             case .goTo:
-                if let trap = walkTrap("go(to:)") { return trap }
+                // A jump to the start is goToStart(), which names itself in the trap.
+                let call = historyTarget(for: step) == nil ? "goToStart()" : "go(to:)"
+                if let trap = walkTrap("go(to:)", naming: call) { return trap }
                 return unsettledJump(to: historyTarget(for: step))
             case .goToRemoved:
-                if let trap = walkTrap("go(to:)") { return trap }
+                let call = historyTarget(for: step) == nil ? "goToStart()" : "go(to:)"
+                if let trap = walkTrap("go(to:)", naming: call) { return trap }
                 guard historyTarget(for: step) != nil else {
                     return SkipReason(rule: "J.3 go(to:) a removed node", detail: nil, situation: "no node has left the tree")
                 }
@@ -721,7 +724,7 @@ extension ModelBased {
         /// Issue 20: `go(to:)` and the chronological steps stop the program, naming the call,
         /// when a group is open after they closed the event's automatic group (as `undo()`
         /// closes it: not while registration is disabled).
-        private func walkTrap(_ call: String) -> SkipReason? {
+        private func walkTrap(_ call: String, naming calledName: String? = nil) -> SkipReason? {
             let closesAutomaticGroup = autoPending && undoStack.nesting == 1 && isEnabled
             let remaining = closesAutomaticGroup ? 0 : undoStack.nesting
             guard remaining != 0 else { return nil }
@@ -729,7 +732,7 @@ extension ModelBased {
                 remaining >= 2
                 ? "two or more levels open"
                 : autoPending ? "automatic group not closed: registration disabled" : "explicit group open"
-            return SkipReason(rule: "J.3 \(call) with a group open", detail: call, situation: situation)
+            return SkipReason(rule: "J.3 \(call) with a group open", detail: calledName ?? call, situation: situation)
         }
 
         /// Issue 20: the node a `go(to:)` step names, picked from the tree as it is now; nil
