@@ -109,6 +109,9 @@ extension UndoManager {
 
     /// Announces the properties among `candidates` that are watched and changed.
     private func publishObservableChanges(among candidates: UInt32) {
+        // A rollback publishes once, when it is done, what ended other than it began; the
+        // watched values stay as they were read until then.
+        guard !storage.pointee.isRollingBackScope else { return }
         // Called after every operation while anything is watched, changed or not (a property
         // read once stays watched until it changes): so only the watched bits are visited,
         // and the values live in the manager's storage, which no exclusivity check guards.

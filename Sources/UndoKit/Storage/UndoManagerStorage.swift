@@ -101,6 +101,10 @@ struct UndoManagerStorage {
     var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var undoScopes: [UndoScope] = []
+    /// Set while a scope rolls back: the close and the undo it is made of change state that
+    /// ends where it began, so clean-state observers and Observation hear only the result,
+    /// once the rollback is done (see `UndoManager+ScopedGroup.swift`).
+    var isRollingBackScope = false
     /// The history tree's ids, branches and clock (``UndoManager/historyTree``); `nil` until
     /// the tree is first asked for, so a manager that never asks records no ids.
     var historyTree: HistoryTreeState?

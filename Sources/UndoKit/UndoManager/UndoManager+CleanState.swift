@@ -91,6 +91,8 @@ extension UndoManager {
     }
 
     private func notifyCleanStateObservers() {
+        // A rollback reports its result once, when it is done (spec J2, issue 25).
+        guard !storage.pointee.isRollingBackScope else { return }
         let isClean = undoStack.cleanDistance == 0
         // A copy: an observer may add or cancel observers.
         for observer in storage.pointee.cleanStateObservers {

@@ -6,7 +6,8 @@ extension UndoManager {
     /// The group is opened with ``beginUndoGrouping()`` and closed with ``endUndoGrouping()``,
     /// so it nests like any group and cannot be left open. When `body` returns, its
     /// registrations form one step (or join the enclosing group), named `name` if you give
-    /// one.
+    /// one: the scope's name wins over any name the body set, including the names of
+    /// commands it performs with ``perform(_:on:)``.
     ///
     /// When `body` throws, what it registered in the group is undone: the group is closed
     /// with ``endUndoGrouping()`` and reverted with ``undoNestedGroup()``, whose actions run
@@ -18,9 +19,13 @@ extension UndoManager {
     /// coalescing key are as before, and the enclosing group's name and flags are restored.
     /// The error is rethrown.
     ///
-    /// Observers see the close and the undo: checkpoint, will-close, did-close for the
-    /// scope's group, then checkpoint, will-undo, checkpoint (without grouping by event),
-    /// the actions, checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
+    /// The rollback is silent about state that ends where it began: clean-state observers
+    /// (``addCleanStateObserver(_:)``) and Observation hear nothing of the close and the undo
+    /// it is made of, only, once it is done, what ended other than they last heard. The
+    /// notifications and events of that close and undo are posted, balancing the open that
+    /// observers saw: checkpoint, will-close, did-close for the scope's group, then
+    /// checkpoint, will-undo, checkpoint (without grouping by event), the actions,
+    /// checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
     /// event's automatic group (``groupsByEvent`` on, nothing open), that group is empty
     /// after the rollback and is removed with its pending close, without a close
     /// notification: the event ends with no step and leaves the redo stack alone, instead of
@@ -70,8 +75,11 @@ extension UndoManager {
     /// been made before the call.
     ///
     /// - Parameters:
-    ///   - name: The step's action name (see ``setActionName(_:)``), set before `body` runs;
-    ///     `body` may set another. `nil` leaves the name alone.
+    ///   - name: The step's action name (see ``setActionName(_:)``), set when `body` returns,
+    ///     so that it names the step whatever `body` set (an `"Import"` scope that performs
+    ///     an `"Add"` command is named `"Import"`). Like every action name it goes to the
+    ///     outermost open group: in a nested scope it names the enclosing step until an
+    ///     outer scope's name replaces it. `nil` leaves the name the body set.
     ///   - body: The edit. It must leave the groups as it found them: every group it begins,
     ///     it ends.
     /// - Returns: What `body` returns.
@@ -103,12 +111,14 @@ extension UndoManager {
         let level = undoStack.nesting
         storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].level = level
         storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].openedAutomaticGroup = level - levelBefore == 2
-        if let name {
-            setActionName(name)
-        }
         do {
             let result = try body()
             checkScopeIsBalanced(at: level)
+            // After the body, so that the scope's name is the step's whatever the body set:
+            // a command performed inside names the group after itself (perform(_:on:)).
+            if let name {
+                setActionName(name)
+            }
             endUndoGrouping()
             endScope()
             return result
@@ -289,6 +299,12 @@ extension UndoManager {
 
     /// The body threw: closes the scope's group, undoes it, and puts back what it changed.
     private func rollBackScope() {
+        // Silent until done: the close makes the scope's group a step and the undo takes it
+        // away, so isClean and the observable properties may flicker and come back. What
+        // observers last heard is compared with where the rollback ends.
+        let wasCleanBeforeRollback = undoStack.cleanDistance == 0
+        let enclosingRollback = storage.pointee.isRollingBackScope
+        storage.pointee.isRollingBackScope = true
         // The close must neither merge the group into the previous step (an undo would then
         // revert that step too) nor trim an old step to make room for it.
         if undoStack.nesting == 1 {
@@ -308,7 +324,6 @@ extension UndoManager {
         // Removed only now: closing an empty group clears the redo stack (spec R10.6), which
         // must park it in this scope.
         let scope = storage.pointee.undoScopes.removeLast()
-        let wasClean = undoStack.cleanDistance == 0
 
         // The undo stack: the scope's group is gone; an event group the scope opened goes too
         // if nothing else is in it, so that its close at the end of the event finds nothing
@@ -366,7 +381,8 @@ extension UndoManager {
         if let order = scope.coordinatorRedoOrder, let coordinator {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
         }
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        storage.pointee.isRollingBackScope = enclosingRollback
+        notifyIfCleanStateChanged(wasClean: wasCleanBeforeRollback)
         publishObservableChanges()
     }
 }

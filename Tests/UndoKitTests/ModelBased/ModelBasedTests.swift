@@ -374,7 +374,8 @@ extension ModelBased {
             }
         }
 
-        /// Issue 18 (spec J2), by its definition: `beginUndoGrouping()`, the name, the body,
+        /// Issue 18 (spec J2), by its definition: `beginUndoGrouping()`, the body, the name
+        /// (issue 25: after the body, so that it wins over names the body set),
         /// `endUndoGrouping()`; a body that throws leaves the state as before the call, less
         /// the actions it removed; with registration disabled the body simply runs.
         private func applyScope(named name: String?, _ body: [Step], fails: Bool, newTargetID: Int) {
@@ -388,10 +389,10 @@ extension ModelBased {
             guard fails else {
                 model.coverage["withUndoGroup succeeded", default: 0] += 1
                 model.beginUndoGrouping()
-                if let name { model.setActionName(name) }
                 for step in body {
                     apply(step, newTargetID: newTargetID)
                 }
+                if let name { model.setActionName(name) }
                 model.endUndoGrouping()
                 return
             }
