@@ -74,14 +74,24 @@ extension UndoManager {
     /// date as it closes (one small allocation per step). Steps recorded before get ids on
     /// that first read, oldest first, and no date. O(steps); it posts nothing.
     ///
+    /// Reading it is tracked by Observation as a whole: a History panel hears of every
+    /// operation that changes the tree, including those that change only a branch (removing
+    /// a target's actions, trimming a branch tip, turning ``keepsRedoBranches`` off). While a
+    /// tracking watches it, each operation compares the tree it would return now, O(steps).
+    ///
     /// ```swift
     /// let tree = manager.historyTree
     /// tree.current.map { tree[$0].actionName }   // what undo() would revert
     /// tree.nodes.count                           // undoCount + redoCount without branches
     /// ```
     public var historyTree: UndoTree {
-        trackRead(.undoActionNames, \.undoActionNames)
-        trackRead(.redoActionNames, \.redoActionNames)
+        // Tracked as a whole: a branch can change while the undo and redo paths stay.
+        trackRead(.historyTree, \.historyTree)
+        return makeHistoryTree()
+    }
+
+    /// ``historyTree``, untracked.
+    func makeHistoryTree() -> UndoTree {
         let tree = recordingHistoryTree()
         let path = pathNodes()
         var steps: [UndoTree.Step] = []

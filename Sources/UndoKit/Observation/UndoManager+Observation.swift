@@ -25,7 +25,7 @@ enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
     case groupingLevel, isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
-    case currentHistoryNodeID
+    case currentHistoryNodeID, historyTree
 
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
@@ -38,6 +38,8 @@ enum ObservedValue: Equatable {
     case strings([String])
     /// What a menu item title is made of.
     case title(isAvailable: Bool, name: String)
+    /// The whole history tree: a branch can change while the undo and redo paths stay.
+    case tree(UndoTree)
 }
 
 /// What observing a manager needs beyond the read bits: made on the first read.
@@ -167,7 +169,7 @@ extension UndoManager {
         case .totalActionCost: undoStack.totalCost
         case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
-             .redoActionNames:
+             .redoActionNames, .historyTree:
             nil
         }
     }
@@ -198,6 +200,7 @@ extension UndoManager {
         case .isClean: .bool(undoStack.cleanDistance == 0)
         case .totalActionCost: .int(undoStack.totalCost)
         case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0))
+        case .historyTree: .tree(makeHistoryTree())
         }
     }
 }
