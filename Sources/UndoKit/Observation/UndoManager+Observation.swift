@@ -167,7 +167,7 @@ extension UndoManager {
         case .levelsOfUndo: undoStack.limit
         case .isClean: undoStack.cleanDistance == 0 ? 1 : 0
         case .totalActionCost: undoStack.totalCost
-        case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0)
+        case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
              .redoActionNames, .historyTree:
             nil
@@ -199,7 +199,7 @@ extension UndoManager {
         case .levelsOfUndo: .int(undoStack.limit)
         case .isClean: .bool(undoStack.cleanDistance == 0)
         case .totalActionCost: .int(undoStack.totalCost)
-        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0))
+        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0))
         case .historyTree: .tree(makeHistoryTree())
         }
     }

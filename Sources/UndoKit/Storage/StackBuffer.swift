@@ -101,6 +101,15 @@ struct StackBuffer<Element>: ~Copyable {
         count == 0 ? nil : removeLast()
     }
 
+    /// Removes and returns the first element, which must exist, moving the rest down: O(count).
+    mutating func removeFirst() -> Element {
+        precondition(count > 0, "StackBuffer: removeFirst() on an empty buffer")
+        let first = base.move()
+        base.moveInitialize(from: base + 1, count: count - 1)
+        count -= 1
+        return first
+    }
+
     /// The address of element `index`, for moving it out; see ``forgetAll()``.
     func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
         checkIndex(index)

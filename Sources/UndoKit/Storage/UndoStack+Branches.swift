@@ -70,34 +70,37 @@ extension UndoStack {
         return metadata
     }
 
-    /// Removes the newest closed top-level group and returns its entries, oldest first.
+    /// Removes the newest closed top-level group and returns its entries, oldest first, and
+    /// its step id.
     ///
     /// - Precondition: No group is open and the stack is not empty.
-    mutating func popNewestTopLevelGroupEntries() -> [Entry] {
+    mutating func popNewestTopLevelGroupEntries() -> (entries: [Entry], id: StepID) {
         precondition(openBegins.isEmpty && !isEmpty, "UndoStack: no closed top-level group to take")
         let start = groupStart(endingAt: entries.count - 1)
         if case .begin(let metadata?) = entries[start] {
             totalCost -= metadata.cost
         }
         topLevelCount -= 1
+        let id = steps.removeLast()
         var group = StackBuffer<Entry>(minimumCapacity: entries.count - start)
         entries.moveSuffix(from: start, appendingTo: &group)
         let taken = group.elements
         // `elements` copied them; the buffer's own references go without running a deinit,
         // since the copies hold every object.
         group.removeAll()
-        return taken
+        return (taken, id)
     }
 
     /// Pushes a closed top-level group taken by ``popNewestTopLevelGroupEntries()``.
     ///
     /// - Precondition: No group is open.
-    mutating func pushClosedTopLevelGroup(_ group: [Entry]) {
+    mutating func pushClosedTopLevelGroup(_ group: [Entry], id: StepID) {
         precondition(openBegins.isEmpty, "UndoStack: a group is open")
         if case .begin(let metadata?) = group.first {
             totalCost += metadata.cost
         }
         topLevelCount += 1
+        steps.append(id)
         entries.append(contentsOf: group)
     }
 
@@ -118,17 +121,13 @@ extension UndoStack {
         return nil
     }
 
-    /// The entries of the closed top-level group whose node is `id`, oldest first; `nil` if
-    /// no such group is on this stack.
-    func closedTopLevelGroupEntries(ofNode id: UInt64) -> [Entry]? {
-        var end = closedTopLevelEnd
-        for start in closedTopLevelStartsNewestFirst() {
-            if case .begin(let metadata?) = entries[start], metadata.nodeID == id {
-                return entries.elements(in: start..<end)
-            }
-            end = start
-        }
-        return nil
+    /// The entries of the closed top-level step `id`, oldest first; `nil` if no such step is
+    /// on this stack.
+    func closedTopLevelGroupEntries(of id: StepID) -> [Entry]? {
+        guard let ordinal = steps.ordinal(of: id) else { return nil }
+        let starts = closedTopLevelStartsNewestFirst(limit: steps.count - ordinal)
+        let end = starts.count > 1 ? starts[starts.count - 2] : closedTopLevelEnd
+        return entries.elements(in: starts[starts.count - 1]..<end)
     }
 
     /// Removes the payload-free placeholders that ``dropOldestGroup()`` leaves before `head`.

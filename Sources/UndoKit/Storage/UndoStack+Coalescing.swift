@@ -31,8 +31,6 @@ extension UndoStack {
         older.name = newer.name
         older.coalescingKey = newer.coalescingKey
         older.closedAt = newer.closedAt
-        // The merged step keeps the older step's node (its id stays) and closed last.
-        older.date = newer.date ?? older.date
         older.isDiscardable = older.isDiscardable && newer.isDiscardable
         older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
         // Both costs are already in `totalCost`: the open group's was added as it was set.

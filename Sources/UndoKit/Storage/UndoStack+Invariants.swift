@@ -30,6 +30,11 @@ extension UndoStack {
         precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
         precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
         precondition(totalCost == recomputedTotalCost(), "UndoStack: totalCost \(totalCost), groups say \(recomputedTotalCost())")
+        steps.checkInvariants()
+        precondition(
+            steps.count == closedTopLevelGroupCount,
+            "UndoStack: the ledger holds \(steps.count) steps, the stack \(closedTopLevelGroupCount) closed top-level groups"
+        )
         if limit > 0 {
             let allowed = openBegins.isEmpty ? limit : limit + 1
             precondition(topLevelCount <= allowed, "UndoStack: \(topLevelCount) groups over the limit of \(limit)")
@@ -64,6 +69,10 @@ extension UndoManager {
             "UndoManager: dropped entries not released after a mutation"
         )
         stackEntries.pointee.checkInvariants()
+        // One identity per step: no id on two stacks or on a stack and a branch, none to come.
+        let ids = undoStack.steps.ids + redoStack.steps.ids + (storage.pointee.historyTree.map { Array($0.branches.keys) } ?? [])
+        precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
+        precondition(ids.allSatisfy { $0.rawValue < storage.pointee.nextStepID }, "UndoManager: a step id not yet given")
     }
 
     /// In debug builds, checks the invariants after a public mutation while the stacks are

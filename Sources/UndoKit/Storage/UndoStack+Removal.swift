@@ -21,6 +21,7 @@ extension UndoStack {
         // Groups are met oldest first; the newest removed one decides the depth returned.
         var topLevelSeen = 0
         var newestRemovedOrdinal = -1
+        var removedOrdinals: [Int] = []
         var removedCost = 0
         let closedBefore = closedTopLevelGroupCount
         let liveEnd = entries.count
@@ -48,6 +49,7 @@ extension UndoStack {
                 } else if frames.isEmpty {
                     removedTopLevel += 1
                     newestRemovedOrdinal = topLevelSeen
+                    removedOrdinals.append(topLevelSeen)
                 }
                 if frames.isEmpty { topLevelSeen += 1 }
             case .end:
@@ -58,6 +60,7 @@ extension UndoStack {
                     if frames.isEmpty {
                         removedTopLevel += 1
                         newestRemovedOrdinal = frame.ordinal
+                        removedOrdinals.append(frame.ordinal)
                         if case .begin(let metadata?) = entries[write] {
                             removedCost += metadata.cost
                         }
@@ -75,6 +78,7 @@ extension UndoStack {
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = StackBuffer(frames.map(\.begin))
         topLevelCount -= removedTopLevel
+        _ = steps.remove(atOrdinals: removedOrdinals)
         totalCost -= removedCost
         // Open groups are never removed and are newer than every closed one, so the ordinal
         // of a removed group counts closed groups only.

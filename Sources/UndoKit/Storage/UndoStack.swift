@@ -63,6 +63,9 @@ struct UndoStack: ~Copyable {
     var openBegins = StackBuffer<Int>()
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
+    /// The ids of the closed top-level groups, oldest first: this stack's side of the step
+    /// ledger (see ``StepLedger``).
+    var steps = StepLedger()
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
     var limit = 0 {
         didSet { updateTrimsOnClose() }
@@ -94,6 +97,10 @@ struct UndoStack: ~Copyable {
     /// that group, so its close leaves the distance at 0 instead of adding one. While it is
     /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
     var cleanMarkIncludesOpenGroup = false
+    /// The id of the top-level step the last undo or redo took off this stack
+    /// (``popNewestSingleton()``, ``detachNewestGroup()``), until the manager moves it to the
+    /// other stack or ends it.
+    var takenStepID: StepID?
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -138,11 +145,14 @@ struct UndoStack: ~Copyable {
 
     /// Closes the innermost open group.
     ///
-    /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
-    ///   pushed into it (how an undo's redo group closes, spec R19.8).
+    /// - Parameters:
+    ///   - discardIfEmpty: drop the group instead of keeping it when nothing was pushed into
+    ///     it (how an undo's redo group closes, spec R19.8).
+    ///   - stepID: the id the group has as a step, if this closes a top-level group that is
+    ///     kept.
     /// - Returns: whether the group was empty.
     @discardableResult
-    mutating func closeGroup(discardIfEmpty: Bool) -> Bool {
+    mutating func closeGroup(discardIfEmpty: Bool, stepID: StepID) -> Bool {
         let begin = openBegins.removeLast()
         let length = entries.count - begin
         let closesTopLevel = openBegins.isEmpty
@@ -160,8 +170,11 @@ struct UndoStack: ~Copyable {
         } else {
             entries.append(.end(length: length))
         }
-        if closesTopLevel && trimsOnClose {
-            trimAfterTopLevelClose()
+        if closesTopLevel {
+            steps.append(stepID)
+            if trimsOnClose {
+                trimAfterTopLevelClose()
+            }
         }
         return length == 1
     }
@@ -204,6 +217,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
+            takenStepID = steps.removeLast()
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -226,6 +240,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
+            takenStepID = steps.removeLast()
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -252,6 +267,8 @@ struct UndoStack: ~Copyable {
         head = 0
         topLevelCount = 0
         totalCost = 0
+        steps.removeAll()
+        takenStepID = nil
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.
@@ -298,6 +315,7 @@ struct UndoStack: ~Copyable {
         } while depth > 0
         head = index
         topLevelCount -= 1
+        steps.removeFirst()
         if head >= 64 && head * 2 >= entries.count {
             entries.removeSubrange(0..<head)
             for i in openBegins.indices {

@@ -54,6 +54,7 @@ extension UndoManager {
         undoStack.removeAll()
         redoStack.removeAll()
         let branches = storage.pointee.historyTree?.removeAllBranches()
+        storage.pointee.historyTree?.records = [:]
         cleanMarkAfterClearing(wasClean: wasClean)
         storage.pointee.registrationDisableCount = 0
         storage.pointee.isUndoing = false

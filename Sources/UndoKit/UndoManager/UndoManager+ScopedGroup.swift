@@ -105,7 +105,8 @@ extension UndoManager {
             // Names, costs and flags set in the scope go to the outermost open group (spec
             // R34); if that group was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil
+            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil,
+            nextStepID: storage.pointee.nextStepID
         ))
         beginUndoGrouping()
         let level = undoStack.nesting
@@ -139,7 +140,8 @@ extension UndoManager {
         storage.pointee.undoScopes[index].parkedRedo = ParkedRedoStack(
             entries: redoStack.entries.elements,
             topLevelCount: redoStack.topLevelCount,
-            totalCost: redoStack.totalCost
+            totalCost: redoStack.totalCost,
+            steps: redoStack.steps.ids
         )
     }
 
@@ -314,10 +316,6 @@ extension UndoManager {
         undoStack.limit = 0
         undoStack.costLimit = 0
         endUndoGrouping()
-        // The undo of a nested scope's group builds a redo step, which a recorded tree gives
-        // a new node id; the rollback drops that step below, so it gives the id back, and
-        // the steps that follow get the ids they would have had without the scope.
-        let nextNodeID = storage.pointee.historyTree?.nextNodeID
         undoNestedGroup()
         undoStack.limit = limit
         undoStack.costLimit = costLimit
@@ -343,18 +341,20 @@ extension UndoManager {
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
         redoStack.removeAll()
-        if let nextNodeID {
-            storage.pointee.historyTree?.nextNodeID = nextNodeID
-        }
+        // The steps the scope made (its own, if it closed at the top level, and the redo steps
+        // of undos nested in it) are gone: the steps that follow get the ids they would have
+        // had without the scope.
+        storage.pointee.nextStepID = scope.nextStepID
         if let parked = scope.parkedRedo {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount
             redoStack.totalCost = parked.totalCost
+            redoStack.steps.append(contentsOf: parked.steps)
             // With branches kept, the new edit took these steps into a branch: they are back
             // on the path.
             if let tree = storage.pointee.historyTree, tree.keepsBranches {
-                for metadata in redoStack.closedTopLevelMetadata() {
-                    if let id = metadata?.nodeID, let step = tree.removeBranch(id) {
+                for id in parked.steps {
+                    if let step = tree.takeBranch(id) {
                         withExtendedLifetime(step) {}
                     }
                 }
@@ -410,7 +410,7 @@ struct UndoScope {
     let cleanMarkIncludesOpenGroup: Bool
     /// The clean mark's node when it lay on a history-tree branch before the scope, or nil;
     /// nil too once a removal in the body cut the path to it.
-    var cleanBranchNode: UInt64?
+    var cleanBranchNode: StepID?
     /// The undo stack's total cost before the scope, less that of steps the body removed.
     var totalCost: Int
     /// Whether the newest closed group could take the next one with its key.
@@ -427,11 +427,14 @@ struct UndoScope {
     let coordinatorRedoOrder: [UInt64]?
     /// Whether a registration in the scope ended redo (for the coordinator).
     var madeNewEdit = false
+    /// The id the next new step was to get when the scope began.
+    let nextStepID: UInt64
 
     init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: UInt64?, totalCost: Int,
-        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
+        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: StepID?, totalCost: Int,
+        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?, nextStepID: UInt64
     ) {
+        self.nextStepID = nextStepID
         self.cleanDistance = cleanDistance
         self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
         self.cleanBranchNode = cleanBranchNode
@@ -447,4 +450,5 @@ struct ParkedRedoStack {
     let entries: [UndoStack.Entry]
     let topLevelCount: Int
     let totalCost: Int
+    let steps: [StepID]
 }

@@ -39,9 +39,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
+        let undoneID = undoStack.takenStepID
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
+        // The close moved the step to the redo stack, unless its redo group stayed empty.
+        undoStack.takenStepID = nil
         // The common case inline: further than one step from the mark, undo only brings it one
         // step closer, and isClean does not change.
         let distance = undoStack.cleanDistance
@@ -54,7 +57,7 @@ extension UndoManager {
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
         if undoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterTopLevelUndo(of: undoneMetadata)
+            historyTreeAfterTopLevelUndo(of: undoneID)
         } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -89,6 +92,7 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
+        let redoneID = redoStack.takenStepID
         // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
         // mark is once the redone step is on the stack. The common case inline: past the mark,
         // a recorded redo moves one step further and isClean does not change.
@@ -101,14 +105,17 @@ extension UndoManager {
         }
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
+        // The close moved the step to the undo stack, unless registration was disabled or a
+        // group open around it took its actions.
+        redoStack.takenStepID = nil
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneMetadata, topLevel: true)
+            historyTreeAfterRedo(of: redoneID, topLevel: true)
         } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneMetadata, topLevel: false)
+            historyTreeAfterRedo(of: redoneID, topLevel: false)
         }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false

@@ -397,13 +397,9 @@ extension ModelBased {
                 return
             }
             model.coverage["withUndoGroup rolled back", default: 0] += 1
-            // Issue 20: the scope's group closes (J.2: endUndoGrouping() on every exit)
-            // before it is rolled back; when that close is a top-level one it is recorded as
-            // a node like any other, so its id is used up. It is top-level unless the begin
-            // also opened the event's automatic group around it (spec R9).
-            if model.undoStack.nesting == 0 && !(model.groupsByEvent && !model.autoPending) {
-                model.nextNodeID += 1
-            }
+            // Issue 26: a rollback is a savepoint's: the steps the scope made (its own group,
+            // closed before it is rolled back, and the redo steps of undos nested in it) are
+            // gone, and the steps that follow get the ids they would have had without it.
             func removals(in steps: [Step]) -> [Int] {
                 steps.flatMap { step -> [Int] in
                     switch step {

@@ -854,9 +854,9 @@ extension ModelBased {
         private func closeNewStep() {
             // Issue 20: every top-level group closing outside undo and redo is recorded as a
             // new node, dated now; one that merges below gives its newer date to the older
-            // node and its id is never seen. (The docs promise only that ids grow in
-            // recording order; UndoKit spends one per close, merged or not, and so does the
-            // model, so that ids compare exactly.)
+            // node. Issue 26: a step's id is given when it closes as a step, so a group that
+            // merges below spends none (the docs promise only that ids grow in recording
+            // order; the model spends exactly what UndoKit does, so that ids compare exactly).
             let node = nextNodeID
             nextNodeID += 1
             undoStack.updateTopInfo {
@@ -871,6 +871,7 @@ extension ModelBased {
                    let previousClose = previous.closedAt, clock - previousClose < coalescingInterval {
                     if cleanIncludesOpenGroup || cleanDistance != 0 {
                         undoStack.mergeOpenIntoPrevious()
+                        nextNodeID -= 1
                         cover("groups coalesced")
                         if cleanIncludesOpenGroup {
                             cleanIncludesOpenGroup = false
