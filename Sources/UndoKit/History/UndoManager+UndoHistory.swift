@@ -170,9 +170,9 @@ extension UndoManager {
     /// redo steps from the one ``redo()`` performs next.
     private func stepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        storage.pointee.nextStepID = max(storage.pointee.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? makeStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? makeStepID() }
+        stepIDs.pointee.next = max(stepIDs.pointee.next, (saved.map(\.rawValue).max() ?? 0) + 1)
+        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? stepIDs.pointee.take() }
+        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? stepIDs.pointee.take() }
         return (undo, redo.reversed())
     }
 
@@ -257,7 +257,10 @@ extension UndoManager {
                 push(nested, onto: &stack, model: reference, runsExecute: runsExecute, stepID: nil)
             }
         }
-        stack.closeGroup(discardIfEmpty: false, stepID: stepID ?? StepID(rawValue: 0))
+        if let stepID {
+            stack.stepIDs.pointee.moving = stepID.rawValue
+        }
+        stack.closeGroup(discardIfEmpty: false)
     }
 }
 

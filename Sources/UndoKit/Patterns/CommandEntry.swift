@@ -228,7 +228,7 @@ extension UndoStack {
     /// ```swift
     /// manager.undoStack.pushBegin()
     /// manager.undoStack.pushCommand(CommandEntry.make(AddItem(title: "Milk"), on: list, runsExecute: false))
-    /// manager.undoStack.closeGroup(discardIfEmpty: false, stepID: manager.makeStepID())
+    /// manager.undoStack.closeGroup(discardIfEmpty: false)
     /// ```
     mutating func pushCommand(_ entry: CommandEntry) {
         pushAction(UndoStep(command: entry))

@@ -110,6 +110,23 @@ struct StackBuffer<Element>: ~Copyable {
         return first
     }
 
+    /// The address of the last element, which must exist (checked in debug builds only):
+    /// for the hot paths that read and update the last element in place.
+    var unsafeLast: UnsafeMutablePointer<Element> {
+        @inline(__always) get {
+            assert(count > 0, "StackBuffer: no last element")
+            return base + (count &- 1)
+        }
+    }
+
+    /// Removes the last element, which must exist and hold no references (checked in debug
+    /// builds only): a trivially destroyed element needs no deinitialization.
+    @inline(__always)
+    mutating func dropLast() {
+        assert(count > 0 && _isPOD(Element.self), "StackBuffer: dropLast() needs a last trivial element")
+        count &-= 1
+    }
+
     /// The address of element `index`, for moving it out; see ``forgetAll()``.
     func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
         checkIndex(index)

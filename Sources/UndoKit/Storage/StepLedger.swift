@@ -13,6 +13,36 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
     var description: String { "#\(rawValue)" }
 }
 
+/// Where a manager's step ids come from, shared by its two stacks: the next new id, and the
+/// id of the step an undo or redo has taken off one stack, which the group it builds on the
+/// other takes when it closes (so a step keeps its id as it moves).
+struct StepIDSource {
+    /// The id the next new step gets.
+    var next: UInt64 = 1
+    /// The id of the step being undone or redone, until the group built for it closes as a
+    /// step; 0 for none.
+    var moving: UInt64 = 0
+
+    /// The id a top-level group closing as a step gets: the moving step's, or a new one.
+    @inline(__always)
+    mutating func take() -> StepID {
+        if moving != 0 {
+            defer { moving = 0 }
+            return StepID(rawValue: moving)
+        }
+        defer { next &+= 1 }
+        return StepID(rawValue: next)
+    }
+
+    /// Ends the move of the step being undone or redone, whose group did not close as a step
+    /// (see ``UndoManager/undoNewestGroup(in:)``); returns its id, or `nil` if it landed.
+    @inline(__always)
+    mutating func endMove() -> StepID? {
+        defer { moving = 0 }
+        return moving == 0 ? nil : StepID(rawValue: moving)
+    }
+}
+
 /// The ids of the closed top-level steps of one stack, oldest first: the stack's side of the
 /// step ledger.
 ///
@@ -22,23 +52,23 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
 /// whatever its length, and the common step costs no memory of its own. The ends, which every
 /// operation but removal touches, are O(1); reaching a step by its place walks the runs.
 struct StepLedger: ~Copyable {
-    /// `count` ids from `first`, each `delta` (+1 or -1; 0 while `count` is 1) from the one
-    /// before.
+    /// `count` ids up to `last`, each `delta` (1 or -1, as a wrapping `UInt64`; 0 while
+    /// `count` is 1) from the one before. The newest id is stored, not the oldest, so that
+    /// the ends the hot paths touch are a load, a comparison and two stores.
     struct Run {
-        var first: UInt64
-        var count: UInt32
-        var delta: Int32
+        var last: UInt64
+        var delta: UInt64
+        var count: Int
 
-        var last: UInt64 { first &+ UInt64(bitPattern: Int64(delta) &* Int64(count &- 1)) }
-
+        /// The id `offset` places after the run's first one.
         func id(at offset: Int) -> UInt64 {
-            first &+ UInt64(bitPattern: Int64(delta) &* Int64(offset))
+            last &- delta &* UInt64(count &- 1 &- offset)
         }
+
+        var first: UInt64 { id(at: 0) }
     }
 
     private var runs = StackBuffer<Run>()
-    /// The number of ids.
-    private(set) var count = 0
 
     init() {}
 
@@ -48,13 +78,21 @@ struct StepLedger: ~Copyable {
         }
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { runs.count == 0 }
+
+    /// The number of ids. O(runs).
+    var count: Int {
+        var total = 0
+        for index in runs.indices {
+            total += runs[index].count
+        }
+        return total
+    }
 
     /// The newest step's id.
     var last: StepID? {
         @inline(__always) get {
-            guard runs.count > 0 else { return nil }
-            return StepID(rawValue: runs[runs.count - 1].last)
+            runs.count == 0 ? nil : StepID(rawValue: runs.unsafeLast.pointee.last)
         }
     }
 
@@ -66,10 +104,9 @@ struct StepLedger: ~Copyable {
     /// Every id, oldest first. O(count).
     var ids: [StepID] {
         var ids: [StepID] = []
-        ids.reserveCapacity(count)
         for index in runs.indices {
             let run = runs[index]
-            for offset in 0..<Int(run.count) {
+            for offset in 0..<run.count {
                 ids.append(StepID(rawValue: run.id(at: offset)))
             }
         }
@@ -78,16 +115,15 @@ struct StepLedger: ~Copyable {
 
     /// The id at `ordinal` (0: the oldest step). O(runs).
     subscript(ordinal: Int) -> StepID {
-        precondition(ordinal >= 0 && ordinal < count, "StepLedger: ordinal \(ordinal) of \(count)")
         var remaining = ordinal
         for index in runs.indices {
             let run = runs[index]
-            if remaining < Int(run.count) {
+            if remaining >= 0 && remaining < run.count {
                 return StepID(rawValue: run.id(at: remaining))
             }
-            remaining -= Int(run.count)
+            remaining -= run.count
         }
-        preconditionFailure("StepLedger: runs do not add up to the count")
+        preconditionFailure("StepLedger: no step at ordinal \(ordinal)")
     }
 
     /// Where `id` is (0: the oldest step), or `nil`. O(runs).
@@ -95,12 +131,13 @@ struct StepLedger: ~Copyable {
         var passed = 0
         for index in runs.indices {
             let run = runs[index]
-            let distance = Int64(bitPattern: id.rawValue &- run.first)
-            let offset: Int64 = run.delta == 0 ? (distance == 0 ? 0 : -1) : distance / Int64(run.delta)
-            if offset >= 0 && offset < Int64(run.count) && run.id(at: Int(offset)) == id.rawValue {
-                return passed + Int(offset)
+            // How many steps back from the run's newest id `id` is.
+            let back = run.last &- id.rawValue
+            let offset = run.delta == 0 ? (back == 0 ? 0 : -1) : Int(truncatingIfNeeded: back &* run.delta)
+            if offset >= 0 && offset < run.count {
+                return passed + run.count - 1 - offset
             }
-            passed += Int(run.count)
+            passed += run.count
         }
         return nil
     }
@@ -112,21 +149,32 @@ struct StepLedger: ~Copyable {
     /// Adds the newest step.
     @inline(__always)
     mutating func append(_ id: StepID) {
-        count += 1
-        if runs.count > 0 {
-            let last = runs.pointer(at: runs.count - 1)
-            let step = Int64(bitPattern: id.rawValue &- last.pointee.last)
-            if last.pointee.count == 1 && (step == 1 || step == -1) {
-                last.pointee.delta = Int32(step)
-                last.pointee.count = 2
-                return
-            }
-            if last.pointee.count > 1 && step == Int64(last.pointee.delta) && last.pointee.count < UInt32.max {
-                last.pointee.count += 1
+        if runs.count != 0 {
+            let run = runs.unsafeLast
+            if id.rawValue &- run.pointee.last == run.pointee.delta {
+                run.pointee.last = id.rawValue
+                run.pointee.count &+= 1
                 return
             }
         }
-        runs.append(Run(first: id.rawValue, count: 1, delta: 0))
+        startRun(with: id)
+    }
+
+    /// ``append(_:)`` when `id` does not continue the last run: it makes a run of one a run
+    /// of two, or starts a run.
+    @inline(never)
+    private mutating func startRun(with id: StepID) {
+        if runs.count != 0 {
+            let run = runs.unsafeLast
+            let step = id.rawValue &- run.pointee.last
+            if run.pointee.count == 1 && (step == 1 || step == UInt64.max) {
+                run.pointee.delta = step
+                run.pointee.last = id.rawValue
+                run.pointee.count = 2
+                return
+            }
+        }
+        runs.append(Run(last: id.rawValue, delta: 0, count: 1))
     }
 
     mutating func append(contentsOf ids: some Sequence<StepID>) {
@@ -141,15 +189,15 @@ struct StepLedger: ~Copyable {
     @inline(__always)
     @discardableResult
     mutating func removeLast() -> StepID {
-        let last = runs.pointer(at: runs.count - 1)
-        let id = last.pointee.last
-        count -= 1
-        if last.pointee.count == 1 {
-            _ = runs.removeLast()
+        let run = runs.unsafeLast
+        let id = run.pointee.last
+        if run.pointee.count == 1 {
+            runs.dropLast()
         } else {
-            last.pointee.count -= 1
-            if last.pointee.count == 1 {
-                last.pointee.delta = 0
+            run.pointee.last = id &- run.pointee.delta
+            run.pointee.count &-= 1
+            if run.pointee.count == 1 {
+                run.pointee.delta = 0
             }
         }
         return StepID(rawValue: id)
@@ -160,16 +208,14 @@ struct StepLedger: ~Copyable {
     /// - Precondition: The ledger is not empty.
     @discardableResult
     mutating func removeFirst() -> StepID {
-        let first = runs.pointer(at: 0)
-        let id = first.pointee.first
-        count -= 1
-        if first.pointee.count == 1 {
+        let run = runs.pointer(at: 0)
+        let id = run.pointee.first
+        if run.pointee.count == 1 {
             _ = runs.removeFirst()
         } else {
-            first.pointee.first = first.pointee.id(at: 1)
-            first.pointee.count -= 1
-            if first.pointee.count == 1 {
-                first.pointee.delta = 0
+            run.pointee.count -= 1
+            if run.pointee.count == 1 {
+                run.pointee.delta = 0
             }
         }
         return StepID(rawValue: id)
@@ -197,13 +243,15 @@ struct StepLedger: ~Copyable {
 
     mutating func removeAll() {
         runs.removeAll(keepingCapacity: true)
-        count = 0
     }
 
     /// Checks that the runs add up to the count and hold no id twice; for the invariant check.
     func checkInvariants() {
         let all = ids
-        precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, count says \(count)")
         precondition(Set(all).count == all.count, "StepLedger: an id twice in \(all)")
+        for index in runs.indices {
+            let run = runs[index]
+            precondition(run.count > 0 && (run.count == 1) == (run.delta == 0), "StepLedger: run \(run) is malformed")
+        }
     }
 }

@@ -99,8 +99,6 @@ struct UndoManagerStorage {
     var observedValues: [ObservedValue?] = []
     /// The same for the counts and flags, as integers (see `currentScalar(of:)`).
     var observedScalars: [Int] = []
-    /// The id the next new step gets (see ``StepID``).
-    var nextStepID: UInt64 = 1
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var undoScopes: [UndoScope] = []
     /// Set while a scope rolls back: the close and the undo it is made of change state that

@@ -97,10 +97,8 @@ struct UndoStack: ~Copyable {
     /// that group, so its close leaves the distance at 0 instead of adding one. While it is
     /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
     var cleanMarkIncludesOpenGroup = false
-    /// The id of the top-level step the last undo or redo took off this stack
-    /// (``popNewestSingleton()``, ``detachNewestGroup()``), until the manager moves it to the
-    /// other stack or ends it.
-    var takenStepID: StepID?
+    /// The manager's step ids, shared with the other stack.
+    let stepIDs: UnsafeMutablePointer<StepIDSource>
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -110,8 +108,9 @@ struct UndoStack: ~Copyable {
     /// (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
 
-    init(entries: StackEntries) {
+    init(entries: StackEntries, stepIDs: UnsafeMutablePointer<StepIDSource>) {
         self.entries = entries
+        self.stepIDs = stepIDs
     }
 
     var nesting: Int { openBegins.count }
@@ -145,14 +144,14 @@ struct UndoStack: ~Copyable {
 
     /// Closes the innermost open group.
     ///
-    /// - Parameters:
-    ///   - discardIfEmpty: drop the group instead of keeping it when nothing was pushed into
-    ///     it (how an undo's redo group closes, spec R19.8).
-    ///   - stepID: the id the group has as a step, if this closes a top-level group that is
-    ///     kept.
+    /// A top-level group that stays is a step: the step being undone or redone, under its
+    /// id, or a new one (see ``StepIDSource``).
+    ///
+    /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
+    ///   pushed into it (how an undo's redo group closes, spec R19.8).
     /// - Returns: whether the group was empty.
     @discardableResult
-    mutating func closeGroup(discardIfEmpty: Bool, stepID: StepID) -> Bool {
+    mutating func closeGroup(discardIfEmpty: Bool) -> Bool {
         let begin = openBegins.removeLast()
         let length = entries.count - begin
         let closesTopLevel = openBegins.isEmpty
@@ -171,7 +170,7 @@ struct UndoStack: ~Copyable {
             entries.append(.end(length: length))
         }
         if closesTopLevel {
-            steps.append(stepID)
+            steps.append(stepIDs.pointee.take())
             if trimsOnClose {
                 trimAfterTopLevelClose()
             }
@@ -217,7 +216,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
-            takenStepID = steps.removeLast()
+            stepIDs.pointee.moving = steps.removeLast().rawValue
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -240,7 +239,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
-            takenStepID = steps.removeLast()
+            stepIDs.pointee.moving = steps.removeLast().rawValue
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -268,7 +267,7 @@ struct UndoStack: ~Copyable {
         topLevelCount = 0
         totalCost = 0
         steps.removeAll()
-        takenStepID = nil
+        stepIDs.pointee.moving = 0
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.

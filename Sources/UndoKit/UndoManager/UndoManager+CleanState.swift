@@ -106,7 +106,7 @@ extension UndoManager {
     func closeNewStep() -> Bool {
         // The mark moves first: the close's trimming must see it where it will be.
         newStepWasAdded()
-        return undoStack.closeGroup(discardIfEmpty: false, stepID: makeStepID())
+        return undoStack.closeGroup(discardIfEmpty: false)
     }
 
     /// A new top-level step closed (and was not merged into the one below).

@@ -51,7 +51,7 @@ extension UndoManager {
                 historyTreeDidCloseNewStep()
             }
         } else {
-            wasEmpty = closeGroupOfUndoOrRedo(discardingEmpty: discardingEmpty)
+            wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
             if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
@@ -85,37 +85,6 @@ extension UndoManager {
         endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
         publishObservableChanges()
         return true
-    }
-
-    /// Closes the innermost open group of the current stack other than as a new step: a
-    /// nested group, or the group an undo or redo builds. That group, closed at the top level
-    /// and kept, is the step being undone or redone, under its id, or (the redo group of a
-    /// nested undo) a new step.
-    ///
-    /// - Returns: whether the group was empty.
-    private func closeGroupOfUndoOrRedo(discardingEmpty: Bool) -> Bool {
-        guard currentStack.nesting == 1 else {
-            return currentStack.closeGroup(discardIfEmpty: discardingEmpty, stepID: StepID(rawValue: 0))
-        }
-        let source = stacks + (storage.pointee.isUndoing ? 0 : 1)
-        let moving = source.pointee.takenStepID
-        let id = moving ?? StepID(rawValue: storage.pointee.nextStepID)
-        let wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty, stepID: id)
-        if !(wasEmpty && discardingEmpty) {
-            if moving == nil {
-                storage.pointee.nextStepID += 1
-            } else {
-                source.pointee.takenStepID = nil
-            }
-        }
-        return wasEmpty
-    }
-
-    /// A new step's id.
-    @inline(__always)
-    func makeStepID() -> StepID {
-        defer { storage.pointee.nextStepID += 1 }
-        return StepID(rawValue: storage.pointee.nextStepID)
     }
 
     /// Releases what the stacks took off since the last call. Called right after each

@@ -5,16 +5,19 @@ import Foundation
 extension UndoManager {
     /// A fresh state and a fresh pair of stacks, for the designated initializers.
     static func allocateState() -> (
-        UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>
+        UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>,
+        UnsafeMutablePointer<StepIDSource>
     ) {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
         let entries = UnsafeMutablePointer<TwinStackBuffer>.allocate(capacity: 1)
         entries.initialize(to: TwinStackBuffer())
+        let stepIDs = UnsafeMutablePointer<StepIDSource>.allocate(capacity: 1)
+        stepIDs.initialize(to: StepIDSource())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false)))
-        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true)))
-        return (storage, stacks, entries)
+        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), stepIDs: stepIDs))
+        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), stepIDs: stepIDs))
+        return (storage, stacks, entries, stepIDs)
     }
 
     /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,

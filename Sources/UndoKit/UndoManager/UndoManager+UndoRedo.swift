@@ -39,12 +39,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
-        let undoneID = undoStack.takenStepID
+        let undone = stepIDs.pointee.moving
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        undoStack.takenStepID = nil
+        stepIDs.pointee.moving = 0
         // The common case inline: further than one step from the mark, undo only brings it one
         // step closer, and isClean does not change.
         let distance = undoStack.cleanDistance
@@ -57,7 +57,7 @@ extension UndoManager {
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
         if undoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterTopLevelUndo(of: undoneID)
+            historyTreeAfterTopLevelUndo(of: undone == 0 ? nil : StepID(rawValue: undone))
         } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -92,7 +92,7 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        let redoneID = redoStack.takenStepID
+        let redone = StepID(rawValue: stepIDs.pointee.moving)
         // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
         // mark is once the redone step is on the stack. The common case inline: past the mark,
         // a recorded redo moves one step further and isClean does not change.
@@ -107,15 +107,15 @@ extension UndoManager {
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        redoStack.takenStepID = nil
+        stepIDs.pointee.moving = 0
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneID, topLevel: true)
+            historyTreeAfterRedo(of: redone, topLevel: true)
         } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneID, topLevel: false)
+            historyTreeAfterRedo(of: redone, topLevel: false)
         }
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false

@@ -80,6 +80,9 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
+    /// Where both stacks' step ids come from (see ``StepIDSource``).
+    let stepIDs: UnsafeMutablePointer<StepIDSource>
+
     /// The run loop whose passes end this manager's automatic groups.
     ///
     /// A manager made with ``init()`` has a loop of its own, driven by the event loop the
@@ -142,7 +145,7 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     public override init() {
-        (storage, stacks, stackEntries) = Self.allocateState()
+        (storage, stacks, stackEntries, stepIDs) = Self.allocateState()
         super.init()
         storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
     }
@@ -172,6 +175,8 @@ open class UndoManager: NSObject {
         stacks.deallocate()
         stackEntries.deinitialize(count: 1)
         stackEntries.deallocate()
+        stepIDs.deinitialize(count: 1)
+        stepIDs.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }

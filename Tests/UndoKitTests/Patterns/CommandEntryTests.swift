@@ -54,10 +54,10 @@ import Testing
         let list = TodoList(["Milk"])
         manager.undoStack.pushBegin()
         manager.undoStack.pushCommand(CommandEntry.make(AddTodo(title: "Milk", index: 0), on: ModelReference(list), runsExecute: false))
-        manager.undoStack.closeGroup(discardIfEmpty: false, stepID: manager.makeStepID())
+        manager.undoStack.closeGroup(discardIfEmpty: false)
         manager.redoStack.pushBegin()
         manager.redoStack.pushCommand(CommandEntry.make(AddTodo(title: "Eggs", index: 1), on: ModelReference(list), runsExecute: true))
-        manager.redoStack.closeGroup(discardIfEmpty: false, stepID: manager.makeStepID())
+        manager.redoStack.closeGroup(discardIfEmpty: false)
         manager.checkInvariants()
         #expect(manager.undoCount == 1 && manager.redoCount == 1)
 
