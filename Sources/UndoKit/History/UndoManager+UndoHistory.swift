@@ -116,7 +116,7 @@ extension UndoManager {
         }
         try Self.checkTree(of: history)
         let wasClean = undoStack.cleanDistance == 0
-        let ids = stepIDs(for: history)
+        let ids = ledger(for: history)
         for (step, id) in zip(history.redoSteps, ids.redo) {
             push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, stepID: id)
         }
@@ -168,11 +168,11 @@ extension UndoManager {
     /// The ids the restored steps take: the saved ones, and for steps saved without one (a
     /// version 1 history), new ids in recording order: the undo steps oldest first, then the
     /// redo steps from the one ``redo()`` performs next.
-    private func stepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
+    private func ledger<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        stepIDs.pointee.next = max(stepIDs.pointee.next, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? stepIDs.pointee.take() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? stepIDs.pointee.take() }
+        ledger.pointee.nextStepID = max(ledger.pointee.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
+        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.takeStepID() }
+        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.takeStepID() }
         return (undo, redo.reversed())
     }
 
@@ -258,7 +258,7 @@ extension UndoManager {
             }
         }
         if let stepID {
-            stack.stepIDs.pointee.moving = stepID.rawValue
+            stack.ledger.pointee.movingStepID = stepID.rawValue
         }
         stack.closeGroup(discardIfEmpty: false)
     }

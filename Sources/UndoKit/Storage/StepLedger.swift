@@ -13,36 +13,6 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
     var description: String { "#\(rawValue)" }
 }
 
-/// Where a manager's step ids come from, shared by its two stacks: the next new id, and the
-/// id of the step an undo or redo has taken off one stack, which the group it builds on the
-/// other takes when it closes (so a step keeps its id as it moves).
-struct StepIDSource {
-    /// The id the next new step gets.
-    var next: UInt64 = 1
-    /// The id of the step being undone or redone, until the group built for it closes as a
-    /// step; 0 for none.
-    var moving: UInt64 = 0
-
-    /// The id a top-level group closing as a step gets: the moving step's, or a new one.
-    @inline(__always)
-    mutating func take() -> StepID {
-        if moving != 0 {
-            defer { moving = 0 }
-            return StepID(rawValue: moving)
-        }
-        defer { next &+= 1 }
-        return StepID(rawValue: next)
-    }
-
-    /// Ends the move of the step being undone or redone, whose group did not close as a step
-    /// (see ``UndoManager/undoNewestGroup(in:)``); returns its id, or `nil` if it landed.
-    @inline(__always)
-    mutating func endMove() -> StepID? {
-        defer { moving = 0 }
-        return moving == 0 ? nil : StepID(rawValue: moving)
-    }
-}
-
 /// The ids of the closed top-level steps of one stack, oldest first: the stack's side of the
 /// step ledger.
 ///

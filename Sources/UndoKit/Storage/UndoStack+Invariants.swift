@@ -72,7 +72,7 @@ extension UndoManager {
         // One identity per step: no id on two stacks or on a stack and a branch, none to come.
         let ids = undoStack.steps.ids + redoStack.steps.ids + (storage.pointee.historyTree.map { Array($0.branches.keys) } ?? [])
         precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
-        precondition(ids.allSatisfy { $0.rawValue < stepIDs.pointee.next }, "UndoManager: a step id not yet given")
+        precondition(ids.allSatisfy { $0.rawValue < ledger.pointee.nextStepID }, "UndoManager: a step id not yet given")
     }
 
     /// In debug builds, checks the invariants after a public mutation while the stacks are

@@ -98,7 +98,7 @@ struct UndoStack: ~Copyable {
     /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
     var cleanMarkIncludesOpenGroup = false
     /// The manager's step ids, shared with the other stack.
-    let stepIDs: UnsafeMutablePointer<StepIDSource>
+    let ledger: UnsafeMutablePointer<SharedLedger>
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -108,9 +108,9 @@ struct UndoStack: ~Copyable {
     /// (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
 
-    init(entries: StackEntries, stepIDs: UnsafeMutablePointer<StepIDSource>) {
+    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>) {
         self.entries = entries
-        self.stepIDs = stepIDs
+        self.ledger = ledger
     }
 
     var nesting: Int { openBegins.count }
@@ -145,7 +145,7 @@ struct UndoStack: ~Copyable {
     /// Closes the innermost open group.
     ///
     /// A top-level group that stays is a step: the step being undone or redone, under its
-    /// id, or a new one (see ``StepIDSource``).
+    /// id, or a new one (see ``SharedLedger``).
     ///
     /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
     ///   pushed into it (how an undo's redo group closes, spec R19.8).
@@ -170,7 +170,7 @@ struct UndoStack: ~Copyable {
             entries.append(.end(length: length))
         }
         if closesTopLevel {
-            steps.append(stepIDs.pointee.take())
+            steps.append(ledger.pointee.takeStepID())
             if trimsOnClose {
                 trimAfterTopLevelClose()
             }
@@ -216,7 +216,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
-            stepIDs.pointee.moving = steps.removeLast().rawValue
+            ledger.pointee.movingStepID = steps.removeLast().rawValue
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -239,7 +239,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
-            stepIDs.pointee.moving = steps.removeLast().rawValue
+            ledger.pointee.movingStepID = steps.removeLast().rawValue
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -267,7 +267,7 @@ struct UndoStack: ~Copyable {
         topLevelCount = 0
         totalCost = 0
         steps.removeAll()
-        stepIDs.pointee.moving = 0
+        ledger.pointee.movingStepID = 0
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.

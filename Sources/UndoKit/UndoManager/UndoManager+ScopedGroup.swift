@@ -106,7 +106,7 @@ extension UndoManager {
             // R34); if that group was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
             coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil,
-            nextStepID: stepIDs.pointee.next
+            nextStepID: ledger.pointee.nextStepID
         ))
         beginUndoGrouping()
         let level = undoStack.nesting
@@ -344,7 +344,7 @@ extension UndoManager {
         // The steps the scope made (its own, if it closed at the top level, and the redo steps
         // of undos nested in it) are gone: the steps that follow get the ids they would have
         // had without the scope.
-        stepIDs.pointee.next = scope.nextStepID
+        ledger.pointee.nextStepID = scope.nextStepID
         if let parked = scope.parkedRedo {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount

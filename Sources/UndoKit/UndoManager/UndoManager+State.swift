@@ -6,18 +6,18 @@ extension UndoManager {
     /// A fresh state and a fresh pair of stacks, for the designated initializers.
     static func allocateState() -> (
         UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>,
-        UnsafeMutablePointer<StepIDSource>
+        UnsafeMutablePointer<SharedLedger>
     ) {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
         let entries = UnsafeMutablePointer<TwinStackBuffer>.allocate(capacity: 1)
         entries.initialize(to: TwinStackBuffer())
-        let stepIDs = UnsafeMutablePointer<StepIDSource>.allocate(capacity: 1)
-        stepIDs.initialize(to: StepIDSource())
+        let ledger = UnsafeMutablePointer<SharedLedger>.allocate(capacity: 1)
+        ledger.initialize(to: SharedLedger())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), stepIDs: stepIDs))
-        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), stepIDs: stepIDs))
-        return (storage, stacks, entries, stepIDs)
+        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), ledger: ledger))
+        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), ledger: ledger))
+        return (storage, stacks, entries, ledger)
     }
 
     /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,

@@ -39,12 +39,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
-        let undone = stepIDs.pointee.moving
+        let undone = ledger.pointee.movingStepID
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        stepIDs.pointee.moving = 0
+        ledger.pointee.movingStepID = 0
         // The common case inline: further than one step from the mark, undo only brings it one
         // step closer, and isClean does not change.
         let distance = undoStack.cleanDistance
@@ -92,7 +92,7 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        let redone = StepID(rawValue: stepIDs.pointee.moving)
+        let redone = StepID(rawValue: ledger.pointee.movingStepID)
         // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
         // mark is once the redone step is on the stack. The common case inline: past the mark,
         // a recorded redo moves one step further and isClean does not change.
@@ -107,7 +107,7 @@ extension UndoManager {
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        stepIDs.pointee.moving = 0
+        ledger.pointee.movingStepID = 0
         if !movesAwayFromTheMark {
             notifyIfCleanStateChanged(wasClean: distance == 0)
         }

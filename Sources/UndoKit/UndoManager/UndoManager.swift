@@ -80,8 +80,8 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
-    /// Where both stacks' step ids come from (see ``StepIDSource``).
-    let stepIDs: UnsafeMutablePointer<StepIDSource>
+    /// Where both stacks' step ids come from (see ``SharedLedger``).
+    let ledger: UnsafeMutablePointer<SharedLedger>
 
     /// The run loop whose passes end this manager's automatic groups.
     ///
@@ -145,7 +145,7 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     public override init() {
-        (storage, stacks, stackEntries, stepIDs) = Self.allocateState()
+        (storage, stacks, stackEntries, ledger) = Self.allocateState()
         super.init()
         storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
     }
@@ -175,8 +175,8 @@ open class UndoManager: NSObject {
         stacks.deallocate()
         stackEntries.deinitialize(count: 1)
         stackEntries.deallocate()
-        stepIDs.deinitialize(count: 1)
-        stepIDs.deallocate()
+        ledger.deinitialize(count: 1)
+        ledger.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }

@@ -1,0 +1,90 @@
+/// Where ``UndoManager/markClean()`` left the clean mark, named by step (see ``StepID``).
+///
+/// A position in the history is "after the newest step on the undo stack", so the mark names
+/// that step: the manager is clean exactly when the undo stack's newest step is the marked one,
+/// wherever the step has been meanwhile (undone to the redo stack, or kept on a branch of the
+/// history tree, from where ``UndoManager/go(to:)`` brings it back). Moving steps never
+/// changes the mark; what cuts the path to it does (a step on that path removed or trimmed,
+/// an undo that could not keep its inverse, a redo that recorded none), and makes it
+/// `unreachable` until the next ``UndoManager/markClean()``.
+enum CleanMark: Equatable {
+    /// Before the first step: clean when the undo stack holds no closed step.
+    case start
+    /// After this step.
+    case step(StepID)
+    /// After the top-level group open on the undo stack, which is no step yet: clean while
+    /// it is open; its close as a step (or its merge into the step below) names the step.
+    case openGroup
+    /// Nowhere reachable.
+    case unreachable
+
+    /// Whether the manager is at the mark, `current` being the undo stack's newest step.
+    @inline(__always)
+    func isAt(_ current: StepID?) -> Bool {
+        switch self {
+        case .start: current == nil
+        case .step(let id): current == id
+        case .openGroup: true
+        case .unreachable: false
+        }
+    }
+
+    /// Whether removing the steps at `ordinals` of a stack whose ledger is `steps` takes a
+    /// step the path from the current position to the mark needs: on the undo stack the
+    /// marked step or one above it (every step, for a mark at the start), on the redo stack
+    /// the marked step or one the redos before it perform. Removing the marked step cuts the
+    /// path even though the model is unchanged: the mark names a step that is gone.
+    ///
+    /// Judged before the removal; a mark on the other stack or on a branch is not cut here.
+    func isCut(byRemoving ordinals: [Int], from steps: borrowing StepLedger, isUndoStack: Bool) -> Bool {
+        guard let newest = ordinals.max() else { return false }
+        switch self {
+        case .start:
+            return isUndoStack
+        case .step(let id):
+            guard let ordinal = steps.ordinal(of: id) else { return false }
+            return newest >= ordinal
+        case .openGroup, .unreachable:
+            return false
+        }
+    }
+}
+
+/// The part of the step ledger both stacks share (see ``StepLedger``): where step ids come
+/// from, the step an undo or redo is moving from one stack to the other, and the clean mark.
+struct SharedLedger {
+    /// The id the next new step gets.
+    var nextStepID: UInt64 = 1
+    /// The id of the step being undone or redone, until the group built for it closes as a
+    /// step and takes it; 0 for none.
+    var movingStepID: UInt64 = 0
+    /// See ``CleanMark``. A new manager is clean.
+    var cleanMark = CleanMark.start
+
+    /// The id a top-level group closing as a step gets: the moving step's, or a new one.
+    @inline(__always)
+    mutating func takeStepID() -> StepID {
+        if movingStepID != 0 {
+            defer { movingStepID = 0 }
+            return StepID(rawValue: movingStepID)
+        }
+        defer { nextStepID &+= 1 }
+        return StepID(rawValue: nextStepID)
+    }
+
+    /// Ends the move of the step being undone or redone; returns its id if the group built
+    /// for it did not take it (the step left the stacks), `nil` if it landed.
+    @inline(__always)
+    mutating func endMove() -> StepID? {
+        defer { movingStepID = 0 }
+        return movingStepID == 0 ? nil : StepID(rawValue: movingStepID)
+    }
+
+    /// The step `id` left the stacks and the tree for good: a mark on it cannot be reached.
+    @inline(__always)
+    mutating func stepIsGone(_ id: StepID) {
+        if cleanMark == .step(id) {
+            cleanMark = .unreachable
+        }
+    }
+}
