@@ -396,6 +396,7 @@ public final class UndoCoordinator {
         for member in members {
             guard let other = member.manager else { continue }
             if other !== manager && !other.redoStack.isEmpty {
+                other.markCleanBeforeRedoStepsEnd()
                 other.redoStack.removeAll()
                 other.releaseDroppedEntries()
                 other.checkInvariantsInDebugBuilds()

@@ -44,19 +44,21 @@ extension UndoManager {
             tree.keepsBranches = newValue
             undoStack.limitsApplyToTree = newValue
             if newValue {
-                let wasClean = undoStack.cleanDistance == 0
                 // Steps removed by a setter end a coalescing run, as the limits' setters'
                 // trimming does (CoalescingSteps.md).
                 if trimHistoryTree() {
                     stopCoalescing()
                 }
-                notifyIfCleanStateChanged(wasClean: wasClean)
+                reportCleanState()
             } else {
                 // Apple's model has no place for branches. The stacks stay as they are: the
                 // tree's limits held them within Apple's, except for a group still open,
                 // which Apple's limits trim around when it closes (spec R10 step 7), as they
                 // would have with branches.
                 let dropped = tree.removeAllBranches()
+                if case .step(let mark) = ledger.pointee.cleanMark, dropped[mark] != nil {
+                    ledger.pointee.cleanMark = .unreachable
+                }
                 withExtendedLifetime(dropped) {}
             }
             checkInvariantsInDebugBuilds()

@@ -26,37 +26,25 @@ extension UndoManager {
     /// on Apple platforms; with them its steps become a branch below the node that was
     /// current when they were undone: the newest closed step, or, when the edit is an empty
     /// group that just closed as a new step (`closedNewStep`), the one current before it.
-    ///
-    /// A clean mark among those steps stays with them. For an empty group the close has
-    /// already moved the mark below the new step, losing one that needed redos; spec R10 ends
-    /// redo (step 6) before the close (step 7), so the distance before the close decides.
+    /// A clean mark among those steps stays with them.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
         if let tree = storage.pointee.historyTree, tree.keepsBranches {
-            let parent = closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last
-            let cleanDistance = closedNewStep ? tree.cleanDistanceBeforeClosingStep : undoStack.cleanDistance
-            detachRedoStack(below: parent, into: tree, cleanDistance: cleanDistance)
+            detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
         } else {
+            markCleanBeforeRedoStepsEnd()
             redoStack.removeAll()
         }
-        redoStepsWereCleared()
     }
 
-    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`;
-    /// `cleanDistance` (the undo stack's, at the point the redo steps end) tells whether the
-    /// clean mark is on one of them.
-    func detachRedoStack(below parent: StepID?, into tree: HistoryTreeState, cleanDistance distance: Int) {
+    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
+    func detachRedoStack(below parent: StepID?, into tree: HistoryTreeState) {
         precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
-        var depth = 0
         var previous = parent
         while !redoStack.isEmpty {
             let (entries, id) = redoStack.popNewestTopLevelGroupEntries()
-            if distance < 0 && distance != UndoStack.cleanMarkUnreachable && depth == -distance - 1 {
-                tree.cleanNode = id
-            }
             tree.addBranch(HistoryTreeState.BranchStep(parent: previous, entries: entries), id: id)
             previous = id
-            depth += 1
         }
     }
 
@@ -64,17 +52,9 @@ extension UndoManager {
     /// stack, taking them out of the branches.
     private func attachBranch(_ chain: [StepID], in tree: HistoryTreeState) {
         precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
-        var clean: Int?
-        for (depth, id) in chain.enumerated().reversed() {
-            if tree.cleanNode == id {
-                clean = depth
-                tree.cleanNode = nil
-            }
+        for id in chain.reversed() {
             guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
             redoStack.pushClosedTopLevelGroup(step.entries, id: id)
-        }
-        if let clean {
-            undoStack.cleanDistance = -(clean + 1)
         }
     }
 
@@ -148,10 +128,7 @@ extension UndoManager {
             return
         }
         if !pathNodes().redo.starts(with: chain) {
-            detachRedoStack(below: undoStack.steps.last, into: tree, cleanDistance: undoStack.cleanDistance)
-            if undoStack.cleanDistance < 0 {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-            }
+            detachRedoStack(below: undoStack.steps.last, into: tree)
             // Redo then follows the branch most recently visited below the target.
             var continuation = chain
             while let next = tree.branchChildren(of: continuation.last!).max(by: {

@@ -18,13 +18,10 @@ extension UndoManager {
     }
 
     /// Called as a new top-level step is about to close outside undo and redo: remembers the
-    /// current node, below which an empty group's close puts the redo steps it ends, and the
-    /// clean mark's distance, which the close moves before those steps become a branch.
+    /// current node, below which an empty group's close puts the redo steps it ends.
     @inline(never)
     func historyTreeWillCloseNewStep() {
-        guard let tree = storage.pointee.historyTree else { return }
-        tree.parentOfClosingStep = undoStack.steps.last
-        tree.cleanDistanceBeforeClosingStep = undoStack.cleanDistance
+        storage.pointee.historyTree?.parentOfClosingStep = undoStack.steps.last
     }
 
     /// Called once a new top-level step closed outside undo and redo: dates it, or, when it
@@ -53,8 +50,8 @@ extension UndoManager {
         // The new step is on top of the redo path: a mark on a branch off that path would
         // need it redone on the way, and it was never part of the marked state (as for a mark
         // on the redo stack, <doc:TrackingTheCleanState>).
-        if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-            tree.cleanNode = nil
+        if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
+            ledger.pointee.cleanMark = .unreachable
         }
     }
 
@@ -72,8 +69,8 @@ extension UndoManager {
         if let id = undone, redoStack.steps.last != id {
             // A mark on a branch below it needs its changes, which nothing can redo now: the
             // branch version of "undoing past the mark with a step that registered no inverse".
-            if let mark = tree.cleanNode, pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
-                tree.cleanNode = nil
+            if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
+                ledger.pointee.cleanMark = .unreachable
             }
             stepLeftTheTree(id, parent: current, in: tree)
         }
@@ -95,18 +92,24 @@ extension UndoManager {
         // The redone step stays in the tree as the new current node, unless it recorded no
         // undo step (registration disabled) or a group open around it took its actions.
         if let id = redone, current != id {
-            if let mark = tree.cleanNode {
+            if let mark = branchCleanMark(in: tree) {
                 // At the top level (registration disabled) the step's changes stay with no step
                 // to undo them: a mark on a branch below it can still be reached, any other
                 // cannot. Nested, its actions joined the open group: a mark below it needs a
                 // step that is gone. The rules for a mark on the stacks, on a branch.
                 let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
                 if topLevel ? !markIsBelow : markIsBelow {
-                    tree.cleanNode = nil
+                    ledger.pointee.cleanMark = .unreachable
                 }
             }
             stepLeftTheTree(id, parent: current, in: tree)
         }
+    }
+
+    /// The step the clean mark is after, if it lies on a branch.
+    func branchCleanMark(in tree: HistoryTreeState) -> StepID? {
+        guard case .step(let mark) = ledger.pointee.cleanMark, tree.branches[mark] != nil else { return nil }
+        return mark
     }
 
     /// Whether the path from the start to the clean mark lying on a branch at `mark` runs

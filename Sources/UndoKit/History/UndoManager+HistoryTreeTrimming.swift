@@ -42,10 +42,8 @@ extension UndoManager {
             if let leaf {
                 if leaf.onBranch {
                     droppedBranches.append(tree.removeBranch(leaf.id)!)
+                    ledger.pointee.stepIsGone(leaf.id)
                 } else {
-                    if undoStack.cleanDistance == -redoStack.closedTopLevelGroupCount {
-                        undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-                    }
                     redoStack.dropOldestGroup()
                     tree.records[leaf.id] = nil
                 }
@@ -104,6 +102,7 @@ extension UndoManager {
         removing target: ObjectIdentifier, pathBefore: (undo: [StepID], redo: [StepID])
     ) -> [HistoryTreeState.BranchStep] {
         guard let tree = storage.pointee.historyTree else { return [] }
+        let branchesBefore = Set(tree.branches.keys)
         let pathAfter = pathNodes()
         let alive = Set(pathAfter.undo + pathAfter.redo)
         var movedUp: [StepID: StepID?] = [:]
@@ -128,6 +127,7 @@ extension UndoManager {
             } else {
                 movedUp[id] = step.parent
                 removed.append(tree.removeBranch(id)!)
+                ledger.pointee.stepIsGone(id)
                 removedActions = true
             }
         }
@@ -142,17 +142,20 @@ extension UndoManager {
             }
         }
         guard !movedUp.isEmpty else { return removed }
-        if let mark = tree.cleanNode,
+        if let mark = branchCleanMark(in: tree),
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-            tree.cleanNode = nil
+            ledger.pointee.cleanMark = .unreachable
         }
         // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
-        // judged now, against the mark each open scope saved (the body may have moved the
-        // mark since).
+        // judged now, against the mark each open scope saved on a branch (the body may have
+        // moved the mark since). A mark on redo steps the body ended and its scope parked is
+        // judged when the rollback makes the removal again on them.
         for index in storage.pointee.undoScopes.indices {
-            if let mark = storage.pointee.undoScopes[index].cleanBranchNode,
-               removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-                storage.pointee.undoScopes[index].cleanBranchNode = nil
+            guard case .step(let mark) = storage.pointee.undoScopes[index].cleanMark, branchesBefore.contains(mark),
+                  storage.pointee.undoScopes[index...].allSatisfy({ $0.parkedRedo?.steps.contains(mark) != true })
+            else { continue }
+            if removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
+                storage.pointee.undoScopes[index].cleanMark = .unreachable
             }
         }
         for (id, step) in tree.branches {

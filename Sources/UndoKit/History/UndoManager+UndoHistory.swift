@@ -41,7 +41,7 @@ extension UndoManager {
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
             branches.append(UndoHistory.BranchStep(parent: step.parent.map { UndoTree.NodeID(rawValue: $0.rawValue) }, step: group))
         }
-        return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark(in: tree))
+        return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark())
     }
 
     /// One step of the history, as ``undoHistory(of:)`` would hold it: the group of node `id`
@@ -115,8 +115,7 @@ extension UndoManager {
             throw .managerNotEmpty(undoCount: undoStack.topLevelCount, redoCount: redoStack.topLevelCount)
         }
         try Self.checkTree(of: history)
-        let wasClean = undoStack.cleanDistance == 0
-        let ids = ledger(for: history)
+        let ids = restoredStepIDs(for: history)
         for (step, id) in zip(history.redoSteps, ids.redo) {
             push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, stepID: id)
         }
@@ -127,12 +126,14 @@ extension UndoManager {
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
             restoreTree(of: history, model: model)
-        } else {
-            undoStack.cleanDistance = 0
+        }
+        ledger.pointee.cleanMark = restoredCleanMark(history.cleanMark)
+        if hasTree {
+            trimHistoryTree()
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        reportCleanState()
         publishObservableChanges()
     }
 
@@ -168,7 +169,7 @@ extension UndoManager {
     /// The ids the restored steps take: the saved ones, and for steps saved without one (a
     /// version 1 history), new ids in recording order: the undo steps oldest first, then the
     /// redo steps from the one ``redo()`` performs next.
-    private func ledger<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
+    private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
         ledger.pointee.nextStepID = max(ledger.pointee.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
         let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.takeStepID() }
@@ -197,44 +198,28 @@ extension UndoManager {
                     id: id)
             }
         }
-        switch history.cleanMark {
-        case .current:
-            undoStack.cleanDistance = 0
-        case .start:
-            undoStack.cleanDistance = undoStack.steps.count
-        case .unreachable:
-            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-        case .step(let saved):
-            let id = StepID(rawValue: saved.rawValue)
-            if let ordinal = undoStack.steps.ordinal(of: id) {
-                undoStack.cleanDistance = undoStack.steps.count - 1 - ordinal
-            } else if let ordinal = redoStack.steps.ordinal(of: id) {
-                undoStack.cleanDistance = -(redoStack.steps.count - ordinal)
-            } else {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-                if tree.branches[id] != nil {
-                    tree.cleanNode = id
-                }
-            }
-        }
-        trimHistoryTree()
     }
 
-    private func savedCleanMark<Command>(in tree: HistoryTreeState) -> UndoHistory<Command>.CleanMark {
-        let distance = undoStack.cleanDistance
-        if distance == 0 {
+    /// The clean mark a history saved, on the restored steps.
+    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
+        switch saved {
+        case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
+        case .start: .start
+        case .unreachable: .unreachable
+        case .step(let id): stepExists(StepID(rawValue: id.rawValue)) ? .step(StepID(rawValue: id.rawValue)) : .unreachable
+        }
+    }
+
+    /// The clean mark, as a history saves it.
+    private func savedCleanMark<Command>() -> UndoHistory<Command>.CleanMark {
+        if isAtCleanMark {
             return .current
         }
-        if distance == UndoStack.cleanMarkUnreachable {
-            return tree.cleanNode.map { .step(UndoTree.NodeID(rawValue: $0.rawValue)) } ?? .unreachable
+        switch ledger.pointee.cleanMark {
+        case .start: return .start
+        case .step(let id): return .step(UndoTree.NodeID(rawValue: id.rawValue))
+        case .openGroup, .unreachable: return .unreachable
         }
-        if distance > 0 {
-            if distance == undoStack.steps.count {
-                return .start
-            }
-            return .step(UndoTree.NodeID(rawValue: undoStack.steps[undoStack.steps.count - 1 - distance].rawValue))
-        }
-        return .step(UndoTree.NodeID(rawValue: redoStack.steps[redoStack.steps.count + distance].rawValue))
     }
 
     /// Pushes `group` onto `stack` as a closed group: a top-level step `stepID`, or, without

@@ -165,7 +165,7 @@ extension UndoManager {
         case .groupingLevel: currentStack.nesting
         case .isUndoRegistrationEnabled: registrationIsEnabled ? 1 : 0
         case .levelsOfUndo: undoStack.limit
-        case .isClean: undoStack.cleanDistance == 0 ? 1 : 0
+        case .isClean: isAtCleanMark ? 1 : 0
         case .totalActionCost: undoStack.totalCost
         case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
@@ -197,7 +197,7 @@ extension UndoManager {
         case .groupingLevel: .int(currentStack.nesting)
         case .isUndoRegistrationEnabled: .bool(registrationIsEnabled)
         case .levelsOfUndo: .int(undoStack.limit)
-        case .isClean: .bool(undoStack.cleanDistance == 0)
+        case .isClean: .bool(isAtCleanMark)
         case .totalActionCost: .int(undoStack.totalCost)
         case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0))
         case .historyTree: .tree(makeHistoryTree())

@@ -48,6 +48,16 @@ enum CleanMark: Equatable {
             return false
         }
     }
+
+    /// Whether trimming the oldest steps `dropped` loses the mark: it is on one of them, or
+    /// at the start, below them.
+    func isCut(byDropping dropped: [StepID]) -> Bool {
+        switch self {
+        case .start: !dropped.isEmpty
+        case .step(let id): dropped.contains(id)
+        case .openGroup, .unreachable: false
+        }
+    }
 }
 
 /// The part of the step ledger both stacks share (see ``StepLedger``): where step ids come

@@ -48,15 +48,9 @@ final class HistoryTreeState {
     /// The dates and visits of the steps that have them (steps recorded before the tree was
     /// first asked for have no date).
     var records: [StepID: NodeRecord] = [:]
-    /// The node the clean mark is at while that node is on a branch (the manager's distance
-    /// then reads "unreachable" until ``UndoManager/go(to:)`` brings the node back on the
-    /// redo stack).
-    var cleanNode: StepID?
     /// The node current when the step now closing was opened (see
     /// `UndoManager.historyTreeWillCloseNewStep()`).
     var parentOfClosingStep: StepID?
-    /// The undo stack's clean distance just before the step now closing closed.
-    var cleanDistanceBeforeClosingStep = 0
 
     /// Records that step `id` closed now.
     func recordNewStep(_ id: StepID, date: Date) {
@@ -97,9 +91,6 @@ final class HistoryTreeState {
     func removeBranch(_ id: StepID) -> BranchStep? {
         guard let step = takeBranch(id) else { return nil }
         records[id] = nil
-        if cleanNode == id {
-            cleanNode = nil
-        }
         return step
     }
 
@@ -121,7 +112,6 @@ extension HistoryTreeState {
         let removed = branches
         branches = [:]
         branchCost = 0
-        cleanNode = nil
         for id in removed.keys {
             records[id] = nil
         }

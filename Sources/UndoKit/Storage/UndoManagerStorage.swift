@@ -82,6 +82,8 @@ struct UndoManagerStorage {
     /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
     /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
+    /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
+    var reportedCleanState = true
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
     /// manager is deallocated; ids are shared with `eventObservers`.
     var eventStreams: [(id: Int, continuation: AsyncStream<UndoManager.Event>.Continuation)] = []

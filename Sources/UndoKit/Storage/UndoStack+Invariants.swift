@@ -53,16 +53,17 @@ extension UndoManager {
         }
         precondition(!(storage.pointee.isUndoing && storage.pointee.isRedoing), "UndoManager: undoing and redoing at once")
         precondition(storage.pointee.registrationDisableCount >= 0, "UndoManager: negative disable count")
-        let distance = undoStack.cleanDistance
-        // Undo and redo move the mark once their step is done; their actions check in between.
-        if distance != UndoStack.cleanMarkUnreachable && !storage.pointee.isUndoing && !storage.pointee.isRedoing {
-            precondition(
-                distance >= 0 ? distance <= undoStack.closedTopLevelGroupCount : -distance <= redoStack.closedTopLevelGroupCount,
-                "UndoManager: clean mark \(distance) steps away, beyond the stacks"
-            )
-        }
-        if undoStack.cleanMarkIncludesOpenGroup {
-            precondition(distance == 0 && undoStack.nesting > 0, "UndoManager: clean mark after an open group that is not there")
+        // The clean mark names a step that is somewhere, or an open group that is there. (Undo
+        // and redo settle it once their step is done; their actions check in between.)
+        if !isBusy {
+            switch ledger.pointee.cleanMark {
+            case .step(let id):
+                precondition(stepExists(id), "UndoManager: the clean mark names \(id), which is nowhere")
+            case .openGroup:
+                precondition(undoStack.nesting > 0, "UndoManager: clean mark after an open group that is not there")
+            case .start, .unreachable:
+                break
+            }
         }
         precondition(
             undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,

@@ -89,15 +89,7 @@ struct UndoStack: ~Copyable {
     /// The sum of the costs of the top-level groups on this stack, open ones included (see
     /// `UndoStack+Cost.swift`).
     var totalCost = 0
-    /// On the undo stack: how many closed top-level groups ``UndoManager/undo()`` must revert
-    /// to reach the clean mark (negative: how many redos), or `UndoStack.cleanMarkUnreachable`
-    /// (see `UndoStack+CleanState.swift`). A new manager is clean: 0.
-    var cleanDistance = 0
-    /// Set by ``UndoManager/markClean()`` while a top-level group is open: the mark is after
-    /// that group, so its close leaves the distance at 0 instead of adding one. While it is
-    /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
-    var cleanMarkIncludesOpenGroup = false
-    /// The manager's step ids, shared with the other stack.
+    /// The part of the step ledger shared with the other stack: step ids and the clean mark.
     let ledger: UnsafeMutablePointer<SharedLedger>
     /// Entries taken off the stack but not yet released.
     ///
@@ -108,9 +100,13 @@ struct UndoStack: ~Copyable {
     /// (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
 
-    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>) {
+    /// Whether this is the undo stack (the redo stack is the other one).
+    let isUndoStack: Bool
+
+    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
         self.entries = entries
         self.ledger = ledger
+        self.isUndoStack = isUndoStack
     }
 
     var nesting: Int { openBegins.count }
@@ -291,10 +287,9 @@ struct UndoStack: ~Copyable {
     /// Drops the oldest top-level group. It is never the open one: the caller only trims
     /// when more than one top-level group exists, and an open group is always the newest.
     mutating func dropOldestGroup() {
-        // The clean mark is lost if the dropped group is the marked step or lies between it
-        // and the current position (see UndoStack+CleanState.swift).
-        if !cleanMarkIncludesOpenGroup && cleanDistance >= closedTopLevelGroupCount - 1 {
-            cleanDistance = Self.cleanMarkUnreachable
+        // The clean mark is lost if it is on the dropped step, or at the start, below it.
+        if ledger.pointee.cleanMark == .start && isUndoStack {
+            ledger.pointee.cleanMark = .unreachable
         }
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost
@@ -314,7 +309,7 @@ struct UndoStack: ~Copyable {
         } while depth > 0
         head = index
         topLevelCount -= 1
-        steps.removeFirst()
+        ledger.pointee.stepIsGone(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             entries.removeSubrange(0..<head)
             for i in openBegins.indices {

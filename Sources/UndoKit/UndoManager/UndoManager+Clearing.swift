@@ -2,46 +2,39 @@
 extension UndoManager {
     /// Spec R28: the ``levelsOfUndo`` setter.
     func setUndoLimit(_ limit: Int) {
-        let wasClean = undoStack.cleanDistance == 0
-        let before = undoStack.topLevelCount
-        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
-        undoStack.limit = limit
-        undoStack.trimToLimit()
-        // With branches kept, the tree's trimming may drop branch steps or the end of the
-        // redo path and leave the undo stack alone: a removal all the same, which ends the run.
-        let trimmedTree = trimHistoryTree()
-        if undoStack.topLevelCount != before || trimmedTree {
-            stopCoalescing()
-            if !storage.pointee.undoScopes.isEmpty {
-                scopesDidDropOldestSteps(
-                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
-            }
+        changeLimit {
+            $0.limit = limit
+            $0.trimToLimit()
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
     /// The ``actionCostLimit`` setter: like ``levelsOfUndo``'s, it trims at once.
     func setCostLimit(_ limit: Int) {
-        let wasClean = undoStack.cleanDistance == 0
-        let before = undoStack.topLevelCount
-        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
-        undoStack.costLimit = max(0, limit)
-        undoStack.trimToCostLimit()
+        changeLimit {
+            $0.costLimit = max(0, limit)
+            $0.trimToCostLimit()
+        }
+    }
+
+    /// Sets a limit and trims the undo stack's oldest steps to it with `setAndTrim`, then,
+    /// with branches kept, the tree's least recently visited leaves.
+    private func changeLimit(_ setAndTrim: (inout UndoStack) -> Void) {
+        let stepsBefore = undoStack.steps.ids
+        let costBefore = undoStack.totalCost
+        setAndTrim(&undoStack)
         // With branches kept, the tree's trimming may drop branch steps or the end of the
         // redo path and leave the undo stack alone: a removal all the same, which ends the run.
         let trimmedTree = trimHistoryTree()
-        if undoStack.topLevelCount != before || trimmedTree {
+        let dropped = stepsBefore.count - undoStack.steps.count
+        if dropped > 0 || trimmedTree {
             stopCoalescing()
             if !storage.pointee.undoScopes.isEmpty {
-                scopesDidDropOldestSteps(
-                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
+                scopesDidDropOldestSteps(Array(stepsBefore.prefix(dropped)), removedCost: costBefore - undoStack.totalCost)
             }
         }
         releaseDroppedEntries()
         checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        reportCleanState()
     }
 
     /// Spec R31: ``removeAllActions()``.
@@ -49,13 +42,13 @@ extension UndoManager {
         if !storage.pointee.undoScopes.isEmpty {
             scopesSawEverythingRemoved()
         }
-        let wasClean = undoStack.cleanDistance == 0
+        let wasClean = isAtCleanMark
         stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
         let branches = storage.pointee.historyTree?.removeAllBranches()
         storage.pointee.historyTree?.records = [:]
-        cleanMarkAfterClearing(wasClean: wasClean)
+        markCleanAfterClearing(wasClean: wasClean)
         storage.pointee.registrationDisableCount = 0
         storage.pointee.isUndoing = false
         storage.pointee.isRedoing = false
@@ -63,12 +56,11 @@ extension UndoManager {
         storage.pointee.invocationWasAborted = true
         releaseDroppedEntries()
         withExtendedLifetime(branches) {}
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        reportCleanState()
     }
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
-        let wasClean = undoStack.cleanDistance == 0
         let inScope = !storage.pointee.undoScopes.isEmpty
         if inScope {
             scopesWillRemoveActions(on: identity)
@@ -76,27 +68,29 @@ extension UndoManager {
         let costBefore = undoStack.totalCost
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = storage.pointee.historyTree == nil ? nil : pathNodes()
-        let undoDepth = undoStack.removeActions(withTarget: identity)
-        let redoDepth = redoStack.removeActions(withTarget: identity)
+        // The scopes' saved marks are judged with the manager's (a rollback puts them back).
+        var savedMarks = storage.pointee.undoScopes.map(\.cleanMark)
+        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &savedMarks)
+        // A scope whose body parked the redo steps finds them unchanged here; its rollback
+        // makes the removal again on them, and judges it there.
+        var redoMarks = storage.pointee.undoScopes.indices.map { redoStackBefore(scopeAt: $0) == nil ? savedMarks[$0] : .unreachable }
+        let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
+        for index in savedMarks.indices where redoStackBefore(scopeAt: index) == nil {
+            savedMarks[index] = redoMarks[index]
+        }
+        for index in savedMarks.indices {
+            storage.pointee.undoScopes[index].cleanMark = savedMarks[index]
+        }
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
-        if undoDepth != nil || redoDepth != nil {
+        if removedFromUndo || removedFromRedo {
             stopCoalescing()
         }
         if inScope {
-            scopesDidRemoveActions(undoDepth: undoDepth, redoDepth: redoDepth, removedCost: costBefore - undoStack.totalCost)
-        }
-        if !undoStack.cleanMarkIncludesOpenGroup {
-            let distance = undoStack.cleanDistance
-            if let undoDepth, UndoStack.removal(atDepth: undoDepth, cutsPathOf: distance, onRedoStack: false) {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-            if let redoDepth, UndoStack.removal(atDepth: redoDepth, cutsPathOf: distance, onRedoStack: true) {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-            }
+            scopesDidRemoveActions(removedCost: costBefore - undoStack.totalCost)
         }
         releaseDroppedEntries()
         withExtendedLifetime(prunedBranches) {}
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        reportCleanState()
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)
         }

@@ -111,18 +111,17 @@ extension UndoManager {
            let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval,
            // Not into the marked step: the saved state must stay reachable by undo, unless the
            // app saves after every step anyway.
-           undoStack.cleanMarkIncludesOpenGroup || undoStack.cleanDistance != 0 || coalescesIntoCleanStep {
+           ledger.pointee.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep {
+            let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
-            // The merged step takes the place of the one below: a mark below it keeps its
-            // distance, one after it stays after it; a mark that needed redos is lost, as
-            // for any new step.
-            if undoStack.cleanMarkIncludesOpenGroup {
-                undoStack.cleanMarkIncludesOpenGroup = false
-            } else if undoStack.cleanDistance <= 0 {
-                // A mark that needed redos is lost, as for any new step; so is one at the step
-                // merged into (``coalescesIntoCleanStep``): that state is gone.
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            // The merged step takes the place of the one below: a mark set while the group was
+            // open is after it; one at the step merged into (coalescesIntoCleanStep) is lost,
+            // since that state is gone. (A mark on the redo stack goes with the redo steps
+            // this new edit ends.)
+            if let merged, ledger.pointee.cleanMark == .step(merged) {
+                ledger.pointee.cleanMark = .unreachable
             }
+            markCleanAfterOpenGroup(closedAs: merged)
             // The budget may be exceeded now.
             undoStack.trimToCostLimit()
         } else {

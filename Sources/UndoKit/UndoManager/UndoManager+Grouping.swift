@@ -37,7 +37,6 @@ extension UndoManager {
         // Outside undo and redo the current stack is the undo stack, and a close at level 1
         // makes a new step (coalescing and the clean mark care about those only).
         let closesNewStep = !busy && currentStack.nesting == 1
-        let wasClean = undoStack.cleanDistance == 0
         let wasEmpty: Bool
         // The history tree is only tested on a new step's close, where it stamps the step;
         // nil unless the tree was ever asked for.
@@ -69,7 +68,7 @@ extension UndoManager {
         }
         if !busy {
             // Inside undo and redo, those report the change once the whole step is done.
-            notifyIfCleanStateChanged(wasClean: wasClean)
+            reportCleanState()
             post(.didCloseUndoGroup(isDiscardable: isDiscardable))
         }
     }

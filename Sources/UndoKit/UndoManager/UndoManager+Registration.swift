@@ -146,13 +146,12 @@ extension UndoManager {
     func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
-                let wasClean = undoStack.cleanDistance == 0
                 if !storage.pointee.undoScopes.isEmpty {
                     parkRedoStackForScope()
                 }
                 endRedoForNewEdit(closedNewStep: false)
                 releaseDroppedEntries()
-                notifyIfCleanStateChanged(wasClean: wasClean)
+                reportCleanState()
                 // Observers hear of a registration only where it changes what they can read:
                 // here (redo ended) and when it opens the event's group. A registration into
                 // an open group changes no observable property (counts and names are of

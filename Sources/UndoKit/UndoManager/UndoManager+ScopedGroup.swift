@@ -97,9 +97,7 @@ extension UndoManager {
         guard registrationIsEnabled else { return try body() }
         let levelBefore = undoStack.nesting
         storage.pointee.undoScopes.append(UndoScope(
-            cleanDistance: undoStack.cleanDistance,
-            cleanMarkIncludesOpenGroup: undoStack.cleanMarkIncludesOpenGroup,
-            cleanBranchNode: storage.pointee.historyTree?.cleanNode,
+            cleanMark: ledger.pointee.cleanMark,
             totalCost: undoStack.totalCost,
             newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
             // Names, costs and flags set in the scope go to the outermost open group (spec
@@ -187,62 +185,42 @@ extension UndoManager {
         }
     }
 
-    /// `removeAllActions(withTarget:)` removed actions inside a scope: `undoDepth` and
-    /// `redoDepth` as ``UndoStack/removeActions(withTarget:)`` reported them, `removedCost`
-    /// the cost of the closed top-level groups it dropped.
-    func scopesDidRemoveActions(undoDepth: Int?, redoDepth: Int?, removedCost: Int) {
+    /// `removeAllActions(withTarget:)` removed actions inside a scope; `removedCost` is the
+    /// cost of the closed top-level groups it dropped. (It judged the scopes' saved clean
+    /// marks itself: ``UndoStack/removeActions(withTarget:judging:)``.)
+    func scopesDidRemoveActions(removedCost: Int) {
         for index in storage.pointee.undoScopes.indices {
-            let scope = storage.pointee.undoScopes[index]
             storage.pointee.undoScopes[index].totalCost -= removedCost
-            guard !scope.cleanMarkIncludesOpenGroup else { continue }
-            var cut = undoDepth.map {
-                UndoStack.removal(atDepth: $0, cutsPathOf: scope.cleanDistance, onRedoStack: false)
-            } ?? false
-            // A removal from the redo steps the scope found live on the redo stack; one from a
-            // parked copy is made again, and judged, when the rollback puts the copy back.
-            if redoStackBefore(scopeAt: index) == nil, let redoDepth {
-                cut = cut || UndoStack.removal(atDepth: redoDepth, cutsPathOf: scope.cleanDistance, onRedoStack: true)
-            }
-            if cut {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
-            }
         }
     }
 
     /// The ``levelsOfUndo`` or ``actionCostLimit`` setter trimmed steps inside a scope: the
-    /// oldest `dropped` of the `closedBefore` closed top-level groups, of cost `removedCost`,
-    /// and, with branches kept, maybe only steps off the undo stack (`dropped` 0), which are
-    /// older than the scope's group too.
-    func scopesDidDropOldestSteps(_ dropped: Int, of closedBefore: Int, removedCost: Int) {
+    /// oldest steps `dropped`, of cost `removedCost`, and, with branches kept, maybe only steps
+    /// off the undo stack (`dropped` empty), which are older than the scope's group too.
+    func scopesDidDropOldestSteps(_ dropped: [StepID], removedCost: Int) {
         for index in storage.pointee.undoScopes.indices {
-            let scope = storage.pointee.undoScopes[index]
             storage.pointee.undoScopes[index].changedOlderSteps = true
-            guard dropped > 0 else { continue }
+            guard !dropped.isEmpty else { continue }
             storage.pointee.undoScopes[index].totalCost -= removedCost
             // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
-            // group or on the path to one.
-            if !scope.cleanMarkIncludesOpenGroup && scope.cleanDistance >= closedBefore - dropped {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
+            // step, or at the start, below them.
+            if storage.pointee.undoScopes[index].cleanMark.isCut(byDropping: dropped) {
+                storage.pointee.undoScopes[index].cleanMark = .unreachable
             }
         }
     }
 
     /// A rollback made again, on the redo steps it put back, a removal its body had made on
-    /// its parked copy of them, at `depth`. The enclosing scopes that parked nothing of their
-    /// own found those same redo steps when they began, and their saved marks skipped the
-    /// removal (``scopesDidRemoveActions(undoDepth:redoDepth:removedCost:)`` leaves it to the
-    /// copy's rollback): they judge it now, or their own rollbacks would restore a distance
-    /// through a step that is gone. The innermost scope that parked its own copy stops the
-    /// walk: its rollback makes the removal again on that copy, and judges it there.
-    private func scopesJudgeRemovalFromParkedRedoSteps(atDepth depth: Int) {
-        for index in storage.pointee.undoScopes.indices.reversed() {
-            let scope = storage.pointee.undoScopes[index]
-            guard scope.parkedRedo == nil else { return }
-            if !scope.cleanMarkIncludesOpenGroup,
-               UndoStack.removal(atDepth: depth, cutsPathOf: scope.cleanDistance, onRedoStack: true) {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-        }
+    /// its parked copy of them. The enclosing scopes that parked nothing of their own found
+    /// those same redo steps when they began, and their saved marks skipped the removal
+    /// (``removeActions(on:)`` leaves it to the copy's rollback): they judge it now, or their
+    /// own rollbacks would restore a mark the removal cut. The innermost scope that parked its
+    /// own copy stops the walk: its rollback makes the removal again on that copy, and judges
+    /// it there. Returns the marks of the scopes that judge, for the removal to update.
+    private func scopesJudgingRemovalFromParkedRedoSteps() -> Range<Int> {
+        let scopes = storage.pointee.undoScopes
+        let first = (scopes.lastIndex { $0.parkedRedo != nil }).map { $0 + 1 } ?? 0
+        return first..<scopes.count
     }
 
     /// `removeAllActions()` inside a scope: it removed the scope's group too.
@@ -254,7 +232,7 @@ extension UndoManager {
 
     /// The redo steps as they were when the scope at `index` began, if a scope (that one or
     /// one nested in it) has parked them; `nil` when they are still on the redo stack.
-    private func redoStackBefore(scopeAt index: Int) -> [UndoStack.Entry]? {
+    func redoStackBefore(scopeAt index: Int) -> [UndoStack.Entry]? {
         storage.pointee.undoScopes[index...].lazy.compactMap(\.parkedRedo).first?.entries
     }
 
@@ -304,7 +282,6 @@ extension UndoManager {
         // Silent until done: the close makes the scope's group a step and the undo takes it
         // away, so isClean and the observable properties may flicker and come back. What
         // observers last heard is compared with where the rollback ends.
-        let wasCleanBeforeRollback = undoStack.cleanDistance == 0
         let enclosingRollback = storage.pointee.isRollingBackScope
         storage.pointee.isRollingBackScope = true
         // The close must neither merge the group into the previous step (an undo would then
@@ -334,8 +311,7 @@ extension UndoManager {
             undoStack.replaceOpenTopMetadata(with: saved)
         }
         undoStack.totalCost = scope.totalCost
-        undoStack.cleanDistance = scope.cleanDistance
-        undoStack.cleanMarkIncludesOpenGroup = scope.cleanMarkIncludesOpenGroup
+        ledger.pointee.cleanMark = scope.cleanMark
         storage.pointee.newestGroupMayCoalesce = scope.newestGroupMayCoalesce && !scope.changedOlderSteps
 
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
@@ -359,20 +335,19 @@ extension UndoManager {
                     }
                 }
             }
-            // Removals in the body stay removed.
+            // Removals in the body stay removed, and cut the marks they would have cut.
+            let judging = scopesJudgingRemovalFromParkedRedoSteps()
             for target in scope.removedTargets {
-                guard let depth = redoStack.removeActions(withTarget: target) else { continue }
-                if !undoStack.cleanMarkIncludesOpenGroup,
-                   UndoStack.removal(atDepth: depth, cutsPathOf: undoStack.cleanDistance, onRedoStack: true) {
-                    undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+                var marks = storage.pointee.undoScopes[judging].map(\.cleanMark)
+                redoStack.removeActions(withTarget: target, judging: &marks)
+                for (index, mark) in zip(judging, marks) {
+                    storage.pointee.undoScopes[index].cleanMark = mark
                 }
-                scopesJudgeRemovalFromParkedRedoSteps(atDepth: depth)
             }
         }
-        // The mark on a branch, as it was (the body may have marked clean, or ended redo over
-        // steps the mark was among), unless its step went or a removal cut its path.
-        if let tree = storage.pointee.historyTree {
-            tree.cleanNode = scope.cleanBranchNode.flatMap { tree.branches[$0] == nil ? nil : $0 }
+        // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
+        if case .step(let id) = ledger.pointee.cleanMark, !stepExists(id) {
+            ledger.pointee.cleanMark = .unreachable
         }
         // Last: a deinit run by the release may call back into the manager, which is
         // consistent again.
@@ -382,7 +357,7 @@ extension UndoManager {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
         }
         storage.pointee.isRollingBackScope = enclosingRollback
-        notifyIfCleanStateChanged(wasClean: wasCleanBeforeRollback)
+        reportCleanState()
         publishObservableChanges()
     }
 }
@@ -405,12 +380,8 @@ struct UndoScope {
     /// The redo stack as it was before the body first cleared or popped it.
     var parkedRedo: ParkedRedoStack?
     /// The clean mark before the scope (the stacks are as before after a rollback, so the
-    /// distance is too), or unreachable if the body removed a step its path needs.
-    var cleanDistance: Int
-    let cleanMarkIncludesOpenGroup: Bool
-    /// The clean mark's node when it lay on a history-tree branch before the scope, or nil;
-    /// nil too once a removal in the body cut the path to it.
-    var cleanBranchNode: StepID?
+    /// mark is too), or unreachable if the body removed a step its path needs.
+    var cleanMark: CleanMark
     /// The undo stack's total cost before the scope, less that of steps the body removed.
     var totalCost: Int
     /// Whether the newest closed group could take the next one with its key.
@@ -431,13 +402,11 @@ struct UndoScope {
     let nextStepID: UInt64
 
     init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: StepID?, totalCost: Int,
+        cleanMark: CleanMark, totalCost: Int,
         newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?, nextStepID: UInt64
     ) {
         self.nextStepID = nextStepID
-        self.cleanDistance = cleanDistance
-        self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
-        self.cleanBranchNode = cleanBranchNode
+        self.cleanMark = cleanMark
         self.totalCost = totalCost
         self.newestGroupMayCoalesce = newestGroupMayCoalesce
         self.outerGroup = outerGroup

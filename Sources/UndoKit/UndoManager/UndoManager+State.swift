@@ -15,8 +15,8 @@ extension UndoManager {
         let ledger = UnsafeMutablePointer<SharedLedger>.allocate(capacity: 1)
         ledger.initialize(to: SharedLedger())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), ledger: ledger))
-        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), ledger: ledger))
+        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), ledger: ledger, isUndoStack: true))
+        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), ledger: ledger, isUndoStack: false))
         return (storage, stacks, entries, ledger)
     }
 

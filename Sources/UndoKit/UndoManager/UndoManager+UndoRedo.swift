@@ -44,14 +44,11 @@ extension UndoManager {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        ledger.pointee.movingStepID = 0
-        // The common case inline: further than one step from the mark, undo only brings it one
-        // step closer, and isClean does not change.
-        let distance = undoStack.cleanDistance
-        if undoesTopLevelGroup && distance > 1 {
-            undoStack.cleanDistance = distance - 1
-        } else {
-            cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
+        if let gone = ledger.pointee.endMove() {
+            markCleanAfterStepLeft(gone, how: .reverted)
+        }
+        if !undoesTopLevelGroup {
+            markCleanAfterNestedUndo()
         }
         // Two tests of the flag rather than one outside the tree test: the common undo then
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
@@ -61,6 +58,7 @@ extension UndoManager {
         } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
+        reportCleanState()
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
         checkInvariantsInDebugBuilds()
@@ -82,7 +80,6 @@ extension UndoManager {
         if !redoesTopLevelGroup && !storage.pointee.undoScopes.isEmpty {
             parkRedoStackForScope()
         }
-        let recorded = registrationIsEnabled
         post(.willRedoChange)
         beginUndoGroupingThroughOverrides()
         let redoneMetadata = redoStack.topMetadata
@@ -93,23 +90,12 @@ extension UndoManager {
         }
         invokeNewestGroup(ofRedoStack: true)
         let redone = StepID(rawValue: ledger.pointee.movingStepID)
-        // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
-        // mark is once the redone step is on the stack. The common case inline: past the mark,
-        // a recorded redo moves one step further and isClean does not change.
-        let distance = undoStack.cleanDistance
-        let movesAwayFromTheMark = redoesTopLevelGroup && recorded && distance > 0
-        if movesAwayFromTheMark {
-            undoStack.cleanDistance = distance + 1
-        } else {
-            cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
-        }
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        ledger.pointee.movingStepID = 0
-        if !movesAwayFromTheMark {
-            notifyIfCleanStateChanged(wasClean: distance == 0)
+        if let gone = ledger.pointee.endMove() {
+            markCleanAfterStepLeft(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && storage.pointee.historyTree != nil {
@@ -117,6 +103,7 @@ extension UndoManager {
         } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterRedo(of: redone, topLevel: false)
         }
+        reportCleanState()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false
         checkInvariantsInDebugBuilds()
