@@ -176,6 +176,7 @@ struct StepLedger: ~Copyable {
     /// Takes the oldest step's id off (the limits trim the oldest step).
     ///
     /// - Precondition: The ledger is not empty.
+    @inline(__always)
     @discardableResult
     mutating func removeFirst() -> StepID {
         let run = runs.pointer(at: 0)
@@ -183,7 +184,7 @@ struct StepLedger: ~Copyable {
         if run.pointee.count == 1 {
             _ = runs.removeFirst()
         } else {
-            run.pointee.count -= 1
+            run.pointee.count &-= 1
             if run.pointee.count == 1 {
                 run.pointee.delta = 0
             }
@@ -191,24 +192,36 @@ struct StepLedger: ~Copyable {
         return StepID(rawValue: id)
     }
 
-    /// Removes the ids at `ordinals`, which are ascending; returns them, oldest first.
-    mutating func remove(atOrdinals ordinals: [Int]) -> [StepID] {
-        guard !ordinals.isEmpty else { return [] }
-        let all = ids
-        var removed: [StepID] = []
-        removed.reserveCapacity(ordinals.count)
-        var kept = StepLedger()
+    /// Removes the ids at `ordinals`, which are ascending. O(runs + ordinals): a run is split
+    /// only where an id leaves it.
+    mutating func remove(atOrdinals ordinals: [Int]) {
+        guard !ordinals.isEmpty else { return }
+        var kept = StackBuffer<Run>(minimumCapacity: runs.count + ordinals.count)
         var next = 0
-        for (ordinal, id) in all.enumerated() {
-            if next < ordinals.count && ordinals[next] == ordinal {
-                removed.append(id)
+        var runStart = 0
+        for index in runs.indices {
+            let run = runs[index]
+            var offset = 0
+            // The ids of this run before each removed one, then after the last.
+            while next < ordinals.count && ordinals[next] < runStart + run.count {
+                let removed = ordinals[next] - runStart
+                if removed > offset {
+                    kept.append(Self.run(of: run, offsets: offset..<removed))
+                }
+                offset = removed + 1
                 next += 1
-            } else {
-                kept.append(id)
             }
+            if offset < run.count {
+                kept.append(offset == 0 ? run : Self.run(of: run, offsets: offset..<run.count))
+            }
+            runStart += run.count
         }
-        self = kept
-        return removed
+        runs = kept
+    }
+
+    /// The part of `run` at `offsets` (from its first id), as a run of its own.
+    private static func run(of run: Run, offsets: Range<Int>) -> Run {
+        Run(last: run.id(at: offsets.upperBound - 1), delta: offsets.count == 1 ? 0 : run.delta, count: offsets.count)
     }
 
     mutating func removeAll() {

@@ -84,7 +84,7 @@ extension UndoStack {
         for index in savedMarks.indices where savedMarks[index].isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
             savedMarks[index] = .unreachable
         }
-        _ = steps.remove(atOrdinals: removedOrdinals)
+        steps.remove(atOrdinals: removedOrdinals)
         totalCost -= removedCost
         return true
     }

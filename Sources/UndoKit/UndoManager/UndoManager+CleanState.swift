@@ -110,6 +110,7 @@ extension UndoManager {
     /// Closes the open top-level group as a new step, outside undo and redo (no coalescing).
     ///
     /// - Returns: whether the group was empty.
+    @inline(__always)
     func closeNewStep() -> Bool {
         let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
         markCleanAfterOpenGroup(closedAs: undoStack.steps.last)
