@@ -36,6 +36,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 STAND_INS = ["AppleFoundation", "AppKit", "UIKit", "ObjectiveC", "Darwin"]
 TOOLCHAIN = ["Foundation", "FoundationEssentials", "Dispatch", "Observation"]
+# Conformances every type has unless it opts out, which symbol graphs list beside a declared one.
+IMPLICIT_CONFORMANCES = {"Swift.Copyable", "Swift.Escapable", "Swift.BitwiseCopyable"}
 
 IDENTIFIER = ("constrained to UndoKit's own `UndoManager.{}`, Foundation's to its manager's: the "
               "subject's type picks one (`addObserver(of: manager, for: .{})`)")
@@ -59,7 +61,7 @@ ALLOWED.update({f"NotificationCenter.MessageIdentifier.{name}": IDENTIFIER.forma
                 for name, message in MESSAGES})
 
 
-def extract(module, search_path, output, triple):
+def extract(module, search_path, output, triple, synthesized=True):
     output.mkdir(parents=True, exist_ok=True)
     for old in output.glob(f"{module}.symbols.json"):
         old.unlink()
@@ -69,6 +71,10 @@ def extract(module, search_path, output, triple):
                "-output-dir", str(output)]
     if search_path:
         command += ["-I", str(search_path)]
+    if not synthesized:
+        # Members a conformance gives a type by default (`!=`, `hashValue` ...) are not declared
+        # by UndoKit; the conformance itself is reported.
+        command.append("-skip-synthesized-members")
     run = subprocess.run(command, text=True, capture_output=True)
     if run.returncode != 0:
         sys.exit(f"check-clashes: symbolgraph-extract {module} failed:\n{run.stderr}")
@@ -102,7 +108,8 @@ def clash_surface(directory):
                 surface[".".join(symbol["pathComponents"])] = symbol.get("location")
         if extension_graph:
             for relation in graph["relationships"]:
-                if relation["kind"] == "conformsTo" and relation["source"] not in own:
+                implicit = relation.get("targetFallback") in IMPLICIT_CONFORMANCES
+                if relation["kind"] == "conformsTo" and relation["source"] not in own and not implicit:
                     conformances.append((relation["source"], relation.get("targetFallback", relation["target"])))
     return surface, conformances
 
@@ -152,8 +159,8 @@ def main():
                                      check=True).stdout)
     triple = info["target"]["triple"]
     linux_dir, apple_dir, sdk_dir = (arguments.scratch / part for part in ("linux", "apple", "sdk"))
-    extract("UndoKit", arguments.linux_modules, linux_dir, triple)
-    extract("UndoKit", arguments.apple_modules, apple_dir, triple)
+    extract("UndoKit", arguments.linux_modules, linux_dir, triple, synthesized=False)
+    extract("UndoKit", arguments.apple_modules, apple_dir, triple, synthesized=False)
     for module in STAND_INS:
         extract(module, arguments.apple_modules, sdk_dir, triple)
     for module in TOOLCHAIN:

@@ -73,6 +73,7 @@ class Steps:
             lines = result.stdout.splitlines()
             errors = [l for l in lines if "error:" in l or "FAILED" in l]
             print("\n".join("    " + l for l in (errors or lines)[-30:]))
+        if not ok:
             self.failed.append(name)
         return ok
 
