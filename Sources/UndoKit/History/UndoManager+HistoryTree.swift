@@ -49,7 +49,6 @@ extension UndoManager {
                 if trimHistoryTree() {
                     stopCoalescing()
                 }
-                reportCleanState()
             } else {
                 // Apple's model has no place for branches. The stacks stay as they are: the
                 // tree's limits held them within Apple's, except for a group still open,
@@ -61,7 +60,7 @@ extension UndoManager {
                 }
                 withExtendedLifetime(dropped) {}
             }
-            checkInvariantsInDebugBuilds()
+            settle()
             publishObservableChanges()
         }
     }

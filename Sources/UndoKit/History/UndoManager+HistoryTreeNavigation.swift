@@ -143,7 +143,7 @@ extension UndoManager {
             redo()
             guard redoStack.topLevelCount < before else { break }
         }
-        checkInvariantsInDebugBuilds()
+        settle()
         publishObservableChanges()
     }
 }

@@ -11,6 +11,7 @@ extension UndoManager {
         }
         let tree = HistoryTreeState()
         storage.pointee.historyTree = tree
+        updateStepEditRecording()
         for id in undoStack.steps.ids + redoStack.steps.ids.reversed() {
             tree.visit(id)
         }
@@ -131,7 +132,6 @@ extension UndoManager {
     /// (``pruneHistoryTree(removing:pathBefore:)``), so that every parent a node names is in
     /// the tree.
     private func stepLeftTheTree(_ id: StepID, parent: StepID?, in tree: HistoryTreeState) {
-        tree.records[id] = nil
         guard !tree.branches.isEmpty else { return }
         let children = tree.branches.compactMap { $0.value.parent == id ? $0.key : nil }
         for child in children {

@@ -42,19 +42,15 @@ extension UndoManager {
             if let leaf {
                 if leaf.onBranch {
                     droppedBranches.append(tree.removeBranch(leaf.id)!)
-                    ledger.pointee.stepIsGone(leaf.id)
+                    ledger.pointee.stepLeft(leaf.id)
                 } else {
                     redoStack.dropOldestGroup()
-                    tree.records[leaf.id] = nil
                 }
             } else if undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1 && overCount) {
                 // The next step may still merge into the newest one, as on a stack whose limit
                 // drops its oldest step at a close; not when the newest is the one dropped.
                 if undoStack.topLevelCount == 1 {
                     stopCoalescing()
-                }
-                if let oldest = undoStack.steps.first {
-                    tree.records[oldest] = nil
                 }
                 undoStack.dropOldestGroup()
             } else {
@@ -112,7 +108,6 @@ extension UndoManager {
                 nearestAlive = id
             } else {
                 movedUp[id] = nearestAlive
-                tree.records[id] = nil
             }
         }
         var removed: [HistoryTreeState.BranchStep] = []
@@ -127,7 +122,7 @@ extension UndoManager {
             } else {
                 movedUp[id] = step.parent
                 removed.append(tree.removeBranch(id)!)
-                ledger.pointee.stepIsGone(id)
+                ledger.pointee.stepLeft(id)
                 removedActions = true
             }
         }

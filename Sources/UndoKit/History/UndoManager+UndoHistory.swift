@@ -131,9 +131,7 @@ extension UndoManager {
         if hasTree {
             trimHistoryTree()
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        reportCleanState()
+        settle()
         publishObservableChanges()
     }
 
@@ -172,8 +170,8 @@ extension UndoManager {
     private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
         ledger.pointee.nextStepID = max(ledger.pointee.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.takeStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.takeStepID() }
+        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.newStepID() }
+        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.newStepID() }
         return (undo, redo.reversed())
     }
 

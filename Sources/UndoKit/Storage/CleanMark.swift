@@ -60,8 +60,22 @@ enum CleanMark: Equatable {
     }
 }
 
+/// What a primitive did to the steps: the record a transaction hands its listeners (an
+/// ``UndoCoordinator``, the history tree's records) when it settles. See ARCHITECTURE.md, "A
+/// transaction's life".
+enum StepEdit: Equatable {
+    /// Step `id` closed on a stack: a new edit on the undo stack, or the redo step of an undo
+    /// nested in an open group on the redo stack.
+    case added(StepID, toUndoStack: Bool)
+    /// An undo (to the redo stack) or a redo (to the undo stack) moved step `id`.
+    case moved(StepID, toUndoStack: Bool)
+    /// Step `id` left the stacks and the tree.
+    case removed(StepID)
+}
+
 /// The part of the step ledger both stacks share (see ``StepLedger``): where step ids come
-/// from, the step an undo or redo is moving from one stack to the other, and the clean mark.
+/// from, the step an undo or redo is moving from one stack to the other, the clean mark, and
+/// the edits of the transaction in progress.
 struct SharedLedger {
     /// The id the next new step gets.
     var nextStepID: UInt64 = 1
@@ -70,14 +84,33 @@ struct SharedLedger {
     var movingStepID: UInt64 = 0
     /// See ``CleanMark``. A new manager is clean.
     var cleanMark = CleanMark.start
+    /// Whether the primitives record their edits: something listens (see
+    /// ``UndoManager/stepEditsAreRecorded``).
+    var recordsEdits = false
+    /// The edits recorded since the transaction last settled.
+    var edits: [StepEdit] = []
 
-    /// The id a top-level group closing as a step gets: the moving step's, or a new one.
+    /// The id a top-level group closing as a step on a stack (`ontoUndoStack` or not) gets:
+    /// the moving step's, or a new one.
     @inline(__always)
-    mutating func takeStepID() -> StepID {
-        if movingStepID != 0 {
-            defer { movingStepID = 0 }
-            return StepID(rawValue: movingStepID)
+    mutating func takeStepID(ontoUndoStack: Bool) -> StepID {
+        let id: StepID
+        let moved = movingStepID != 0
+        if moved {
+            id = StepID(rawValue: movingStepID)
+            movingStepID = 0
+        } else {
+            id = StepID(rawValue: nextStepID)
+            nextStepID &+= 1
         }
+        if recordsEdits {
+            edits.append(moved ? .moved(id, toUndoStack: ontoUndoStack) : .added(id, toUndoStack: ontoUndoStack))
+        }
+        return id
+    }
+
+    /// A new step's id, for a step restored from a saved history.
+    mutating func newStepID() -> StepID {
         defer { nextStepID &+= 1 }
         return StepID(rawValue: nextStepID)
     }
@@ -86,15 +119,26 @@ struct SharedLedger {
     /// for it did not take it (the step left the stacks), `nil` if it landed.
     @inline(__always)
     mutating func endMove() -> StepID? {
-        defer { movingStepID = 0 }
-        return movingStepID == 0 ? nil : StepID(rawValue: movingStepID)
+        guard movingStepID != 0 else { return nil }
+        let id = StepID(rawValue: movingStepID)
+        movingStepID = 0
+        // The clean mark is the caller's: how the step left decides (see
+        // ``UndoManager/markCleanAfterStepLeft(_:how:)``).
+        if recordsEdits {
+            edits.append(.removed(id))
+        }
+        return id
     }
 
-    /// The step `id` left the stacks and the tree for good: a mark on it cannot be reached.
+    /// Step `id` left the stacks and the tree for good: a mark on it cannot be reached, and
+    /// the listeners hear of it.
     @inline(__always)
-    mutating func stepIsGone(_ id: StepID) {
+    mutating func stepLeft(_ id: StepID) {
         if cleanMark == .step(id) {
             cleanMark = .unreachable
+        }
+        if recordsEdits {
+            edits.append(.removed(id))
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a group carries besides its actions: the action name, the discardable flag and the
-/// user info (spec B, "begin mark"), and UndoKit's own per-step state (coordinator token,
-/// coalescing key and close time, cost).
+/// user info (spec B, "begin mark"), and UndoKit's own per-step state (coalescing key
+/// and close time, cost).
 ///
 /// Allocated only when something is set, so that the common unnamed group costs no more than
 /// its marks; none of UndoKit's features allocates one for a manager that does not use it.
@@ -11,9 +11,6 @@ final class GroupMetadata {
     var name: String?
     var isDiscardable = false
     var userInfo: [UndoManager.UserInfoKey: Any] = [:]
-    /// Identity attached by an ``UndoCoordinator``; travels with the group through undo and
-    /// redo like the rest of the metadata.
-    var coordinatorToken: UInt64?
     /// Set by ``UndoManager/setActionCoalescingKey(_:)``: a group closing with the same key
     /// soon after this one closed merges into it.
     var coalescingKey: String?
@@ -30,7 +27,6 @@ final class GroupMetadata {
         name = other.name
         isDiscardable = other.isDiscardable
         userInfo = other.userInfo
-        coordinatorToken = other.coordinatorToken
         coalescingKey = other.coalescingKey
         closedAt = other.closedAt
         cost = other.cost

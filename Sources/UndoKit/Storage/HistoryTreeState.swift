@@ -86,12 +86,10 @@ final class HistoryTreeState {
         return step
     }
 
-    /// Removes step `id` from the tree for good.
+    /// Removes step `id` from the tree for good (its record goes when the removal settles).
     @discardableResult
     func removeBranch(_ id: StepID) -> BranchStep? {
-        guard let step = takeBranch(id) else { return nil }
-        records[id] = nil
-        return step
+        takeBranch(id)
     }
 
     /// The branch steps whose parent is `id`, oldest first.

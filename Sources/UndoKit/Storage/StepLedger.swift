@@ -192,10 +192,13 @@ struct StepLedger: ~Copyable {
         return StepID(rawValue: id)
     }
 
-    /// Removes the ids at `ordinals`, which are ascending. O(runs + ordinals): a run is split
-    /// only where an id leaves it.
-    mutating func remove(atOrdinals ordinals: [Int]) {
-        guard !ordinals.isEmpty else { return }
+    /// Removes the ids at `ordinals`, which are ascending, and returns them. O(runs +
+    /// ordinals): a run is split only where an id leaves it.
+    @discardableResult
+    mutating func remove(atOrdinals ordinals: [Int]) -> [StepID] {
+        guard !ordinals.isEmpty else { return [] }
+        var removedIDs: [StepID] = []
+        removedIDs.reserveCapacity(ordinals.count)
         var kept = StackBuffer<Run>(minimumCapacity: runs.count + ordinals.count)
         var next = 0
         var runStart = 0
@@ -205,6 +208,7 @@ struct StepLedger: ~Copyable {
             // The ids of this run before each removed one, then after the last.
             while next < ordinals.count && ordinals[next] < runStart + run.count {
                 let removed = ordinals[next] - runStart
+                removedIDs.append(StepID(rawValue: run.id(at: removed)))
                 if removed > offset {
                     kept.append(Self.run(of: run, offsets: offset..<removed))
                 }
@@ -217,6 +221,7 @@ struct StepLedger: ~Copyable {
             runStart += run.count
         }
         runs = kept
+        return removedIDs
     }
 
     /// The part of `run` at `offsets` (from its first id), as a run of its own.

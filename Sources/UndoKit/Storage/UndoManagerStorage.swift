@@ -29,8 +29,8 @@ struct UndoManagerStorage {
     private(set) var hasEventListeners = true
     /// See ``UndoManager/postsMessages``.
     var postsMessages = false
-    /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
-    /// coordinator's tokens).
+    /// The ``UndoCoordinator`` the manager is attached to (at most one), which keeps its order
+    /// by the manager's step edits.
     weak var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set, kept beside it so the registration path tests a flag
     /// instead of loading a weak reference.

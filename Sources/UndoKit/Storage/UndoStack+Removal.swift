@@ -84,7 +84,9 @@ extension UndoStack {
         for index in savedMarks.indices where savedMarks[index].isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
             savedMarks[index] = .unreachable
         }
-        steps.remove(atOrdinals: removedOrdinals)
+        for id in steps.remove(atOrdinals: removedOrdinals) {
+            ledger.pointee.stepLeft(id)
+        }
         totalCost -= removedCost
         return true
     }

@@ -166,7 +166,7 @@ struct UndoStack: ~Copyable {
             entries.append(.end(length: length))
         }
         if closesTopLevel {
-            steps.append(ledger.pointee.takeStepID())
+            steps.append(ledger.pointee.takeStepID(ontoUndoStack: isUndoStack))
             if trimsOnClose {
                 trimAfterTopLevelClose()
             }
@@ -262,6 +262,11 @@ struct UndoStack: ~Copyable {
         head = 0
         topLevelCount = 0
         totalCost = 0
+        if ledger.pointee.recordsEdits {
+            for id in steps.ids {
+                ledger.pointee.stepLeft(id)
+            }
+        }
         steps.removeAll()
         ledger.pointee.movingStepID = 0
     }
@@ -309,7 +314,7 @@ struct UndoStack: ~Copyable {
         } while depth > 0
         head = index
         topLevelCount -= 1
-        ledger.pointee.stepIsGone(steps.removeFirst())
+        ledger.pointee.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             entries.removeSubrange(0..<head)
             for i in openBegins.indices {

@@ -32,9 +32,7 @@ extension UndoManager {
                 scopesDidDropOldestSteps(Array(stepsBefore.prefix(dropped)), removedCost: costBefore - undoStack.totalCost)
             }
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        reportCleanState()
+        settle()
     }
 
     /// Spec R31: ``removeAllActions()``.
@@ -54,9 +52,8 @@ extension UndoManager {
         storage.pointee.isRedoing = false
         automaticGroupIsPending = false
         storage.pointee.invocationWasAborted = true
-        releaseDroppedEntries()
+        settle()
         withExtendedLifetime(branches) {}
-        reportCleanState()
     }
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
@@ -88,13 +85,11 @@ extension UndoManager {
         if inScope {
             scopesDidRemoveActions(removedCost: costBefore - undoStack.totalCost)
         }
-        releaseDroppedEntries()
+        settle()
         withExtendedLifetime(prunedBranches) {}
-        reportCleanState()
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)
         }
-        checkInvariantsInDebugBuilds()
     }
 
     /// The identity of `value` if it is an object (or an optional holding one), the only kind

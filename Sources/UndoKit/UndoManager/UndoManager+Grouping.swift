@@ -61,16 +61,17 @@ extension UndoManager {
         if recordsTree {
             trimHistoryTree()
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        if wasEmpty && !busy {
+        guard !busy else {
+            // Inside undo and redo, those settle once the whole step is done.
+            releaseDroppedEntries()
+            checkInvariantsInDebugBuilds()
+            return
+        }
+        settle()
+        if wasEmpty {
             newEditEndsRedo()
         }
-        if !busy {
-            // Inside undo and redo, those report the change once the whole step is done.
-            reportCleanState()
-            post(.didCloseUndoGroup(isDiscardable: isDiscardable))
-        }
+        post(.didCloseUndoGroup(isDiscardable: isDiscardable))
     }
 
     /// The end of an event (spec R15), run by ``runLoop``: closes the automatic group with

@@ -150,8 +150,7 @@ extension UndoManager {
                     parkRedoStackForScope()
                 }
                 endRedoForNewEdit(closedNewStep: false)
-                releaseDroppedEntries()
-                reportCleanState()
+                settle()
                 // Observers hear of a registration only where it changes what they can read:
                 // here (redo ended) and when it opens the event's group. A registration into
                 // an open group changes no observable property (counts and names are of

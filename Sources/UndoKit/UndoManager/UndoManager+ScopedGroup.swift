@@ -103,7 +103,7 @@ extension UndoManager {
             // Names, costs and flags set in the scope go to the outermost open group (spec
             // R34); if that group was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil,
+            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps : nil,
             nextStepID: ledger.pointee.nextStepID
         ))
         beginUndoGrouping()
@@ -139,7 +139,8 @@ extension UndoManager {
             entries: redoStack.entries.elements,
             topLevelCount: redoStack.topLevelCount,
             totalCost: redoStack.totalCost,
-            steps: redoStack.steps.ids
+            steps: redoStack.steps.ids,
+            records: storage.pointee.historyTree.map { tree in tree.records.filter { redoStack.steps.contains($0.key) } } ?? [:]
         )
     }
 
@@ -326,6 +327,7 @@ extension UndoManager {
             redoStack.topLevelCount = parked.topLevelCount
             redoStack.totalCost = parked.totalCost
             redoStack.steps.append(contentsOf: parked.steps)
+            storage.pointee.historyTree?.records.merge(parked.records) { _, parked in parked }
             // With branches kept, the new edit took these steps into a branch: they are back
             // on the path.
             if let tree = storage.pointee.historyTree, tree.keepsBranches {
@@ -351,10 +353,12 @@ extension UndoManager {
         }
         // Last: a deinit run by the release may call back into the manager, which is
         // consistent again.
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
+        settle()
         if let order = scope.coordinatorRedoOrder, let coordinator {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
+            #if DEBUG
+            coordinator.checkInvariants()
+            #endif
         }
         storage.pointee.isRollingBackScope = enclosingRollback
         reportCleanState()
@@ -395,7 +399,7 @@ struct UndoScope {
     var removedAllActions = false
     let outerGroup: OuterGroup
     /// The coordinator's redo order before the scope, if the manager is coordinated.
-    let coordinatorRedoOrder: [UInt64]?
+    let coordinatorRedoOrder: [UndoCoordinator.Step]?
     /// Whether a registration in the scope ended redo (for the coordinator).
     var madeNewEdit = false
     /// The id the next new step was to get when the scope began.
@@ -403,7 +407,7 @@ struct UndoScope {
 
     init(
         cleanMark: CleanMark, totalCost: Int,
-        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?, nextStepID: UInt64
+        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UndoCoordinator.Step]?, nextStepID: UInt64
     ) {
         self.nextStepID = nextStepID
         self.cleanMark = cleanMark
@@ -420,4 +424,6 @@ struct ParkedRedoStack {
     let topLevelCount: Int
     let totalCost: Int
     let steps: [StepID]
+    /// The history tree's dates and visits of those steps.
+    let records: [StepID: HistoryTreeState.NodeRecord]
 }

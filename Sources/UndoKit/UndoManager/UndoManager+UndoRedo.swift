@@ -58,7 +58,7 @@ extension UndoManager {
         } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
-        reportCleanState()
+        settle()
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
         storage.pointee.isUndoing = false
         checkInvariantsInDebugBuilds()
@@ -103,7 +103,7 @@ extension UndoManager {
         } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
             historyTreeAfterRedo(of: redone, topLevel: false)
         }
-        reportCleanState()
+        settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
         storage.pointee.isRedoing = false
         checkInvariantsInDebugBuilds()
