@@ -143,15 +143,18 @@ def table(summary, timed_out, args):
             if not c:
                 continue
             for k, v in sorted(c["extras"].items()):
-                notes.append(f"{NAMES[impl]} {k.replace('_', ' ')} {v:,.0f}" if v >= 100 else f"{NAMES[impl]} {k.replace('_', ' ')} {v:.1f}")
+                notes.append(f"{NAMES[impl]} {k.replace('_', ' ')} {v:,.0f}" if v >= 100 or v == int(v) else f"{NAMES[impl]} {k.replace('_', ' ')} {v:.1f}")
             for note in c["notes"]:
                 notes.append(f"{NAMES[impl]}: {note}")
         if w == "W5" and p.startswith("remove") and not cells["qt"]:
             notes.append("Qt: QUndoStack has no per-target removal")
-        if w == "W5" and p == "remove_per_stored":
-            n_cell = "—"  # a sum over calls, not comparable across implementations that time different calls
-        else:
+        # What each implementation's time was divided by: one number when they agree, else
+        # each one (W5's remove_per_stored sums the stored actions of the calls each timed).
+        ns_by_impl = [(impl, cells[impl]["n"]) for impl in IMPLS if cells[impl]]
+        if len({v for _, v in ns_by_impl}) <= 1:
             n_cell = f"{n:,}"
+        else:
+            n_cell = "; ".join(f"{NAMES[impl]} {v:,}" for impl, v in ns_by_impl)
         rss = " / ".join(fmt_mib(cells[i]["rss_kb"]) if cells[i] else "—" for i in IMPLS)
         lines.append(
             f"| {w} | {p} | {n_cell} | {cell('undokit', w, p)} | {cell('undokit-commands', w, p)} "
