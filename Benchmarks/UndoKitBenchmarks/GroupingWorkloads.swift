@@ -19,6 +19,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(postsNotifications: postsNotifications)
         let counter = Counter(manager: manager, api: api)
+        defer { manager.endBenchmark(api) }
         let register = "register" + phaseSuffix
 
         let residentBefore = Measurement.residentKiB()
@@ -47,6 +48,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark()
         let counter = Counter(manager: manager, api: api)
+        defer { manager.endBenchmark(api) }
 
         let t0 = Measurement.now()
         manager.beginUndoGrouping()
@@ -69,6 +71,7 @@ enum GroupingWorkloads {
         let depth = 10, groups = n / depth, actions = groups * depth
         let manager = Manager.forBenchmark()
         let counter = Counter(manager: manager, api: api)
+        defer { manager.endBenchmark(api) }
 
         let t0 = Measurement.now()
         for _ in 0..<groups {
@@ -106,6 +109,7 @@ enum GroupingWorkloads {
         let manager = Manager.forBenchmark()
         manager.levelsOfUndo = kept
         let counter = Counter(manager: manager, api: api)
+        defer { manager.endBenchmark(api) }
 
         for _ in 0..<kept {
             manager.beginUndoGrouping()
@@ -165,6 +169,7 @@ enum GroupingWorkloads {
         let timedCalls = min(maxCalls ?? targetCount, targetCount)
         let manager = Manager.forBenchmark()
         let targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
+        defer { manager.endBenchmark(api) }
 
         let t0 = Measurement.now()
         for i in 0..<n {
@@ -218,6 +223,7 @@ enum GroupingWorkloads {
         let manager = Manager.forBenchmark(groupsByEvent: true)
         let runLoop = manager.runLoop
         let counter = Counter(manager: manager, api: api)
+        defer { manager.endBenchmark(api) }
 
         let t0 = Measurement.now()
         for _ in 0..<n {

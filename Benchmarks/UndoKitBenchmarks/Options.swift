@@ -30,7 +30,7 @@ struct Options {
         usage: undokit-bench [--n N] [--workload W1,W2,…] [--repetitions K] [--json] [--quick]
                              [--in-process] [--w5-calls C] [--w8-items I] [--w8-steps S]
                              [--w8-operations M]
-                             [--api closures|commands]
+                             [--api closures|commands|commands-retained]
 
           --n N            actions per workload (default 1,000,000)
           --workload LIST  comma-separated subset of: \(allWorkloads.joined(separator: ","))
@@ -46,8 +46,10 @@ struct Options {
           --w8-operations M  each W8 phase repeats its cycle until it has timed at least M
                            steps or undos (default 100,000)
           --api A          how W1–W6 record: closures (registerUndo(withTarget:handler:), the
-                           default) or commands (perform(_:on:) with an UndoableCommand; impl
-                           "undokit-commands"; runs W1–W6 only, all of them when none is named)
+                           default), commands (perform(_:on:) with an UndoableCommand; impl
+                           "undokit-commands") or commands-retained (perform(_:retaining:),
+                           the manager holding the model; impl "undokit-commands-retained");
+                           the command APIs run W1–W6 only, all of them when none is named
         """
 
     /// Parses `arguments` (without the executable). Throws a message suitable for stderr.
@@ -102,13 +104,13 @@ struct Options {
             default: throw OptionsError("unknown option \(argument)\n\(usage)")
             }
         }
-        if options.api == .commands {
+        if options.api != .closures {
             if !explicitWorkloads {
                 options.workloads = commandWorkloads
             }
             let unsupported = options.workloads.filter { !commandWorkloads.contains($0) }
             guard unsupported.isEmpty else {
-                throw OptionsError("--api commands runs \(commandWorkloads.joined(separator: ",")) only, not \(unsupported.joined(separator: ","))")
+                throw OptionsError("--api \(options.api.rawValue) runs \(commandWorkloads.joined(separator: ",")) only, not \(unsupported.joined(separator: ","))")
             }
         }
         // --quick only supplies defaults, so `--quick --n 50000` still means 50,000.

@@ -142,6 +142,53 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
     }
 }
 
+/// A ``CommandEntry`` recorded by ``UndoManager/perform(_:retaining:)``: the command of
+/// ``TypedCommandEntry`` and a strong reference to its model, so the model lives as long as
+/// the step (an entry belongs to one step and moves with it; the manager drops it when the
+/// step is removed, trimmed or cleared, or with the manager).
+///
+/// Undo and redo run the command on the model it holds, so a single step costs no weak load
+/// of the model and no release after it (two atomic operations on the model's side table,
+/// most of a W1 undo's time). The shared weak ``ModelReference`` stays, for the target
+/// identity and for the code that reads `model`; while this entry holds the model, it never
+/// reads `nil`. A separate class, not a flag in ``TypedCommandEntry``: the weakly held entry
+/// keeps its layout and its code.
+final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
+    // Unchecked exclusivity, as in TypedCommandEntry.
+    @exclusivity(unchecked) private var storedCommand: Command
+    /// The model, held strongly for as long as this entry (its step) exists.
+    let retainedModel: Command.Model
+
+    init(_ command: Command, retaining model: Command.Model, reference: ModelReference) {
+        storedCommand = command
+        retainedModel = model
+        super.init(modelReference: reference, runsExecute: false)
+    }
+
+    override var command: Any { storedCommand }
+
+    override func run() -> Bool {
+        // The model is this entry's, borrowed for the call: no load, retain or release.
+        run(retainedModel)
+        return true
+    }
+
+    override func run(on model: AnyObject) {
+        // The caller's model is this entry's (the run's model has the entry's identity).
+        run(unsafeDowncast(model, to: Command.Model.self))
+    }
+
+    @inline(__always)
+    private func run(_ model: Command.Model) {
+        if runsExecute {
+            storedCommand.execute(on: model)
+        } else {
+            storedCommand.undo(on: model)
+        }
+        runsExecute.toggle()
+    }
+}
+
 /// Whether a command of this type is kept in its step (``InlineCommandOwner``): plain data of
 /// at most a word, as aligned as a word or less. Free functions, so that `perform(_:on:)`,
 /// which is generic and not specialized, asks the type's layout and not the owner class's
