@@ -77,9 +77,21 @@ struct Increment: UndoableCommand {
 extension Manager {
     /// Ends a workload's use of the manager: with ``API/commandsRetained`` the steps hold
     /// their counters and the counters hold the manager, so the steps are removed (untimed),
-    /// or every repetition would leak its manager and history.
-    func endBenchmark(_ api: API) {
-        if api == .commandsRetained { removeAllActions() }
+    /// or every repetition would leak its manager and history; then each counter must be
+    /// referenced by the workload alone, or a removed step kept its model.
+    func endBenchmark(_ api: API, _ counter: inout Counter) throws(BenchmarkFailure) {
+        guard api == .commandsRetained else { return }
+        removeAllActions()
+        try check(isKnownUniquelyReferenced(&counter), "commands-retained: a removed step still holds its model")
+    }
+
+    /// ``endBenchmark(_:_:)`` for several counters.
+    func endBenchmark(_ api: API, _ counters: inout [Counter]) throws(BenchmarkFailure) {
+        guard api == .commandsRetained else { return }
+        removeAllActions()
+        for index in counters.indices {
+            try check(isKnownUniquelyReferenced(&counters[index]), "commands-retained: a removed step still holds its model")
+        }
     }
 
     /// A manager set up the way the workloads want it: explicit groups, and notifications

@@ -18,8 +18,7 @@ enum GroupingWorkloads {
     ) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(postsNotifications: postsNotifications)
-        let counter = Counter(manager: manager, api: api)
-        defer { manager.endBenchmark(api) }
+        var counter = Counter(manager: manager, api: api)
         let register = "register" + phaseSuffix
 
         let residentBefore = Measurement.residentKiB()
@@ -40,6 +39,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: n, actions: n, workload: "W1", phaseSuffix: phaseSuffix, into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -47,8 +47,7 @@ enum GroupingWorkloads {
     static func w2(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager, api: api)
-        defer { manager.endBenchmark(api) }
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         manager.beginUndoGrouping()
@@ -62,6 +61,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: 1, actions: n, workload: "W2", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -70,8 +70,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let depth = 10, groups = n / depth, actions = groups * depth
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager, api: api)
-        defer { manager.endBenchmark(api) }
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<groups {
@@ -89,6 +88,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: groups, actions: actions, workload: "W3", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -108,8 +108,7 @@ enum GroupingWorkloads {
         let cycles = max(1, n / kept)
         let manager = Manager.forBenchmark()
         manager.levelsOfUndo = kept
-        let counter = Counter(manager: manager, api: api)
-        defer { manager.endBenchmark(api) }
+        var counter = Counter(manager: manager, api: api)
 
         for _ in 0..<kept {
             manager.beginUndoGrouping()
@@ -149,6 +148,7 @@ enum GroupingWorkloads {
         result.record("register", operations: kept * cycles, nanoseconds: registerNanoseconds)
         result.record("undo", operations: kept * cycles, nanoseconds: undoNanoseconds)
         result.record("redo", operations: kept * cycles, nanoseconds: redoNanoseconds)
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -168,8 +168,7 @@ enum GroupingWorkloads {
         let targetCount = 1_000, undone = n / 2
         let timedCalls = min(maxCalls ?? targetCount, targetCount)
         let manager = Manager.forBenchmark()
-        let targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
-        defer { manager.endBenchmark(api) }
+        var targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
 
         let t0 = Measurement.now()
         for i in 0..<n {
@@ -213,6 +212,7 @@ enum GroupingWorkloads {
         result.record("remove_per_stored", operations: storedAtCalls, nanoseconds: removalNanoseconds)
         result.note("remove_per_stored", "ns_per_call", Double(removalNanoseconds) / Double(max(timedCalls, 1)))
         result.note("remove_per_stored", "calls_timed", Double(timedCalls))
+        try manager.endBenchmark(api, &targets)
         return result
     }
 
@@ -222,8 +222,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(groupsByEvent: true)
         let runLoop = manager.runLoop
-        let counter = Counter(manager: manager, api: api)
-        defer { manager.endBenchmark(api) }
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<n {
@@ -238,6 +237,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: n, actions: n, workload: "W6", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 

@@ -211,6 +211,59 @@ func stepBits<Command>(of command: Command) -> UInt {
     return bits
 }
 
+extension ErasedHandler {
+    /// The handler word of a step that keeps its command in itself and its model alive
+    /// (``UndoManager/perform(_:retaining:)`` with a command that fits in its step): the
+    /// command's bits in the function word, as ``init(inlineBits:)``, and the model, retained,
+    /// as the context. Copying and destroying the handler retain and release its context,
+    /// so the step holds the model strongly for exactly as long as the step exists, with no
+    /// allocation. Never called, like every command step's handler.
+    ///
+    /// Only where every class instance is a native Swift object, whose reference counting is
+    /// a closure context's: with the Objective-C runtime a model may be an Objective-C object,
+    /// and ``perform(_:retaining:)`` holds it in a ``RetainingCommandEntry`` instead.
+    ///
+    /// The context is written into a handler made with no context, so the handler owns
+    /// exactly the one retain made here (a bit cast to the handler would copy it, retaining
+    /// once more). Out of line: writing through `self`'s address gives the function a stack
+    /// protector, which would otherwise be inlined into undo and redo.
+    @inline(never)
+    init(inlineBits: UInt, retaining model: AnyObject) {
+        self.init(inlineBits: inlineBits)
+        let context = Unmanaged.passRetained(model).toOpaque()
+        withUnsafeMutableBytes(of: &self) {
+            $0.storeBytes(of: context, toByteOffset: MemoryLayout<UInt>.size, as: UnsafeMutableRawPointer.self)
+        }
+    }
+
+    /// The model a step's handler retains (see ``init(inlineBits:retaining:)``), unretained;
+    /// `nil` for every other command step (no context).
+    @inline(__always)
+    var retainedModel: Unmanaged<AnyObject>? {
+        unsafeBitCast(self, to: RetainingInlineBits.self).context.map { Unmanaged.fromOpaque($0) }
+    }
+
+    /// This handler with the command's bits replaced by `bits`: the same retained model, if
+    /// any, retained once more for the new handler (the old one releases its own).
+    ///
+    /// A new value rather than a write through the handler's address: a function that writes
+    /// through a local's address gets a stack protector, which inlined into undo and redo cost
+    /// every undo and redo, closures' too, about 5 instructions. Called only when a run
+    /// changed the bits.
+    @inline(__always)
+    func replacingInlineBits(with bits: UInt) -> ErasedHandler {
+        guard let model = retainedModel else { return ErasedHandler(inlineBits: bits) }
+        return model._withUnsafeGuaranteedRef { ErasedHandler(inlineBits: bits, retaining: $0) }
+    }
+}
+
+/// The two words of an ``ErasedHandler`` that holds a command's bits and, for a retained
+/// model, the model as its context.
+private struct RetainingInlineBits {
+    let bits: UInt
+    let context: UnsafeMutableRawPointer?
+}
+
 /// The owner of the steps that keep their command in themselves: commands of one type, no
 /// larger than a word and holding no references (an index, an amount, a flag), performed on one
 /// model. Their steps hold the command's bits in the handler word a closure's step uses, so

@@ -83,8 +83,9 @@ extension UndoManager {
     /// notifications, overrides on a subclass), except how the step refers to `model`:
     /// strongly instead of weakly. Undo and redo then run the command without loading the
     /// model from a weak reference and releasing it after, the two atomic operations that are
-    /// most of the time of undoing a one-step group; the price is one allocation per
-    /// performed command (``perform(_:on:)`` keeps a small command in its step).
+    /// most of the time of undoing a one-step group. A command that ``perform(_:on:)`` keeps
+    /// in its step (plain data no larger than a word) stays there, so performing it allocates
+    /// nothing either; a larger one costs an allocation, as with ``perform(_:on:)``.
     ///
     /// **Lifetime.** The manager holds `model` strongly until the last step that refers to it
     /// is gone: removed (``removeAllActions()``, ``removeAllActions(withTarget:)``), trimmed
@@ -117,6 +118,20 @@ extension UndoManager {
         var command = command
         command.execute(on: model)
         let isSubclassInstance = storage.pointee.isSubclassInstance
+        #if !_runtime(_ObjC)
+        if !isSubclassInstance && commandFitsInStep(Command.self) {
+            // As in perform(_:on:): the command lives in its step, with the model as the
+            // handler's context (ErasedHandler.init(inlineBits:retaining:)): no allocation.
+            if registrationIsEnabled {
+                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                register(UndoStep(
+                    targetID: ObjectIdentifier(model), owner: owner,
+                    handler: ErasedHandler(inlineBits: stepBits(of: command), retaining: model)))
+            }
+            nameStep(after: command)
+            return
+        }
+        #endif
         if isSubclassInstance || registrationIsEnabled {
             let entry = RetainingCommandEntry(command, retaining: model, reference: modelReference(for: model))
             if isSubclassInstance {
