@@ -4,8 +4,10 @@
 #   Benchmarks/Peers/compare.sh [N]          (default N = 1000000)
 #
 # Installs the peers' Debian packages if missing, builds the peers and undokit-bench
-# (release), runs workloads W1–W5 on all three alternately, plus UndoKit's W6–W8 and the
-# floor, then prints one table and writes an SVG chart of W1 against N.
+# (release), runs workloads W1–W5 alternately on UndoKit (closures, commands, commands that
+# retain their model), Qt and GNUstep, plus UndoKit's W6–W9 and the floor, then prints one
+# table and writes an SVG chart of W1 against N. Every cell times at least 10^5 operations at
+# the default N (see Benchmarks/README.md, "What each workload measures").
 #
 # Environment knobs (defaults in brackets):
 #   REPS [3]              processes per implementation and workload; the table shows the median
@@ -76,6 +78,7 @@ run() { # impl workload n [extra args...]
     case $impl in
         undokit) cmd=("$UNDOKIT" --in-process --json --repetitions 1) ;;
         undokit-commands) cmd=("$UNDOKIT" --in-process --json --repetitions 1 --api commands) ;;
+        undokit-commands-retained) cmd=("$UNDOKIT" --in-process --json --repetitions 1 --api commands-retained) ;;
         qt) cmd=("$QT" --repetitions 1) ;;
         gnustep) cmd=("$GNUSTEP" --repetitions 1) ;;
     esac
@@ -95,17 +98,20 @@ run() { # impl workload n [extra args...]
 w5_args() { # impl
     case $1 in
         gnustep) echo "--w5-calls $GNUSTEP_W5_CALLS" ;;
-        undokit | undokit-commands) [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
+        undokit | undokit-commands | undokit-commands-retained)
+            [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
     esac
     return 0
 }
 
-# UndoKit twice: its closure API (Apple's registerUndo(withTarget:handler:)) and its command
-# API (perform(_:on:) with an UndoableCommand, --api commands), each racing on its own terms.
-impls=(undokit undokit-commands qt gnustep)
+# UndoKit three times: its closure API (Apple's registerUndo(withTarget:handler:)), its command
+# API (perform(_:on:) with an UndoableCommand, --api commands, the model held weakly) and the
+# opt-in that keeps the model alive (perform(_:retaining:), --api commands-retained), each
+# racing on its own terms.
+impls=(undokit undokit-commands undokit-commands-retained qt gnustep)
 for ((rep = 0; rep < REPS; rep++)); do
     # Rotate the order each repetition so no implementation always runs first.
-    order=("${impls[@]:rep % 4}" "${impls[@]:0:rep % 4}")
+    order=("${impls[@]:rep % ${#impls[@]}}" "${impls[@]:0:rep % ${#impls[@]}}")
     run undokit floor "$N"
     for w in W1 W2 W3 W4 W5; do
         for impl in "${order[@]}"; do
@@ -114,7 +120,7 @@ for ((rep = 0; rep < REPS; rep++)); do
             run "$impl" "$w" "$N" "${extra[@]}"
         done
     done
-    for w in W6 W7 W8; do run undokit "$w" "$N"; done
+    for w in W6 W7 W8 W9; do run undokit "$w" "$N"; done
 done
 
 # The chart's sweep: W1 at N = 10^3 … N on half-decade steps (N itself comes from the runs
@@ -128,6 +134,7 @@ if [ "$SWEEP" != 0 ]; then
             case $impl in
                 undokit) cmd=("$UNDOKIT" --in-process --json) ;;
                 undokit-commands) cmd=("$UNDOKIT" --in-process --json --api commands) ;;
+                undokit-commands-retained) cmd=("$UNDOKIT" --in-process --json --api commands-retained) ;;
                 qt) cmd=("$QT") ;;
                 gnustep) cmd=("$GNUSTEP") ;;
             esac

@@ -277,6 +277,48 @@ struct RetainedModelTests {
         #expect(log.entries.last == "deinit A")
     }
 
+    /// A command kept in its step whose bits change on every run: the step's new bits must
+    /// keep the retained model, in one-step groups and in a run of several steps.
+    struct Flip: UndoableCommand {
+        var runs = 0
+        mutating func execute(on model: Model) {
+            runs += 1
+            model.value += runs
+        }
+        mutating func undo(on model: Model) {
+            model.value -= runs
+            runs += 1
+        }
+    }
+
+    @Test func aStepWhoseCommandChangesKeepsItsModelAcrossCycles() {
+        let manager = makeManager()
+        let log = Log()
+        weak var weakModel: Model?
+        do {
+            let model = Model("F", log: log)
+            weakModel = model
+            step(manager) { manager.perform(Flip(), retaining: model) }
+            step(manager) {
+                manager.perform(Flip(), retaining: model)
+                manager.perform(Flip(), retaining: model)
+                manager.perform(Add(amount: 10), retaining: model)
+            }
+        }
+        for _ in 0..<5 {
+            manager.undo()
+            manager.undo()
+            manager.redo()
+            manager.redo()
+        }
+        #expect(weakModel != nil && !log.entries.contains("deinit F"))
+        manager.undo()
+        manager.undo()
+        #expect(weakModel?.value == 0)
+        manager.removeAllActions()
+        #expect(weakModel == nil && log.entries.filter { $0 == "deinit F" }.count == 1)
+    }
+
     @Test func aRetainedCommandsHistoryCanBeSaved() throws {
         struct Bump: UndoableCommand, Codable {
             let by: Int
