@@ -15,6 +15,8 @@
 #                         costs ~0.4 s with 10^6 stored actions, so timing all would take minutes
 #   UNDOKIT_W5_CALLS []   the same cap for UndoKit (empty: all 1,000)
 #   SWEEP [1]             0 skips the chart's N sweep
+#   WORKLOADS [floor W1 … W9]  the workloads to run, e.g. "W1 W4" for a focused comparison
+#   IMPLS [undokit undokit-commands undokit-commands-retained qt gnustep]  who races W1–W5
 #   TIMEOUT [900]         seconds one process may take; a process that runs longer is killed
 #                         and its cells read "timeout" (so one pathological case cannot hang
 #                         the comparison), any other failure stops the comparison
@@ -108,19 +110,22 @@ w5_args() { # impl
 # API (perform(_:on:) with an UndoableCommand, --api commands, the model held weakly) and the
 # opt-in that keeps the model alive (perform(_:retaining:), --api commands-retained), each
 # racing on its own terms.
-impls=(undokit undokit-commands undokit-commands-retained qt gnustep)
+read -r -a impls <<< "${IMPLS:-undokit undokit-commands undokit-commands-retained qt gnustep}"
+read -r -a workloads <<< "${WORKLOADS:-floor W1 W2 W3 W4 W5 W6 W7 W8 W9}"
 for ((rep = 0; rep < REPS; rep++)); do
     # Rotate the order each repetition so no implementation always runs first.
     order=("${impls[@]:rep % ${#impls[@]}}" "${impls[@]:0:rep % ${#impls[@]}}")
-    run undokit floor "$N"
-    for w in W1 W2 W3 W4 W5; do
-        for impl in "${order[@]}"; do
-            extra=()
-            [ "$w" = W5 ] && read -r -a extra <<< "$(w5_args "$impl")"
-            run "$impl" "$w" "$N" "${extra[@]}"
-        done
+    for w in "${workloads[@]}"; do
+        case $w in
+            W1 | W2 | W3 | W4 | W5)
+                for impl in "${order[@]}"; do
+                    extra=()
+                    [ "$w" = W5 ] && read -r -a extra <<< "$(w5_args "$impl")"
+                    run "$impl" "$w" "$N" "${extra[@]}"
+                done ;;
+            *) run undokit "$w" "$N" ;;
+        esac
     done
-    for w in W6 W7 W8 W9; do run undokit "$w" "$N"; done
 done
 
 # The chart's sweep: W1 at N = 10^3 … N on half-decade steps (N itself comes from the runs
