@@ -76,6 +76,74 @@ extension UndoManager {
         nameStep(after: command)
     }
 
+    /// Executes `command` on `model` and records it as an undoable step that keeps `model`
+    /// alive: the opt-in form of ``perform(_:on:)`` for models the manager may own.
+    ///
+    /// Everything ``perform(_:on:)`` says holds (grouping, action names, ``levelsOfUndo``,
+    /// notifications, overrides on a subclass), except how the step refers to `model`:
+    /// strongly instead of weakly. Undo and redo then run the command without loading the
+    /// model from a weak reference and releasing it after, the two atomic operations that are
+    /// most of the time of undoing a one-step group. A command that ``perform(_:on:)`` keeps
+    /// in its step (plain data no larger than a word) stays there, so performing it allocates
+    /// nothing either; a larger one costs an allocation, as with ``perform(_:on:)``.
+    ///
+    /// **Lifetime.** The manager holds `model` strongly until the last step that refers to it
+    /// is gone: removed (``removeAllActions()``, ``removeAllActions(withTarget:)``), trimmed
+    /// (``levelsOfUndo``, ``actionCostLimit``), cleared (a new registration discards the redo
+    /// steps; ``keepsRedoBranches`` keeps them as branches, which hold the model in turn), or
+    /// the manager deallocated. A step that is undone is not gone: it becomes the redo step,
+    /// which holds the model the same way. So such a step is never skipped for a missing
+    /// model, and a model that holds its manager strongly makes a cycle that only removing its
+    /// steps breaks (call `removeAllActions(withTarget: model)` when the document closes, or
+    /// hold the manager weakly). Steps performed with ``perform(_:on:)`` on the same model
+    /// stay weak, but run as long as a retaining step keeps the model alive.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.perform(AddItem(title: "Buy milk"), retaining: TodoList())
+    /// manager.runLoop.tick()
+    /// manager.undo()          // runs: the manager kept the list alive
+    /// manager.removeAllActions()
+    /// // the list is released with its last step
+    /// ```
+    ///
+    /// While registration is disabled, the command executes, nothing is recorded and the
+    /// model is not retained.
+    ///
+    /// - Precondition: As for ``perform(_:on:)``.
+    public func perform<Command: UndoableCommand>(
+        _ command: Command,
+        retaining model: Command.Model
+    ) where Command.Model: AnyObject {
+        var command = command
+        command.execute(on: model)
+        let isSubclassInstance = storage.pointee.isSubclassInstance
+        #if !_runtime(_ObjC)
+        if !isSubclassInstance && commandFitsInStep(Command.self) {
+            // As in perform(_:on:): the command lives in its step, with the model as the
+            // handler's context (ErasedHandler.init(inlineBits:retaining:)): no allocation.
+            if registrationIsEnabled {
+                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                register(UndoStep(
+                    targetID: ObjectIdentifier(model), owner: owner,
+                    handler: ErasedHandler(inlineBits: stepBits(of: command), retaining: model)))
+            }
+            nameStep(after: command)
+            return
+        }
+        #endif
+        if isSubclassInstance || registrationIsEnabled {
+            let entry = RetainingCommandEntry(command, retaining: model, reference: modelReference(for: model))
+            if isSubclassInstance {
+                recordThroughOverrides(entry, on: model)
+            } else {
+                // Consumed, as in perform(_:on:): the step takes this reference.
+                register(UndoStep(command: consume entry))
+            }
+        }
+        nameStep(after: command)
+    }
+
     /// Names the step after `command`, read after it executed, so that a name can describe
     /// what execute found ("Delete Milk").
     @inline(__always)

@@ -174,7 +174,7 @@ extension UndoManager {
                         runTarget = reference.toOpaque()
                     }
                     if let borrowedObject {
-                        runCommand(step, on: borrowedObject, executing: executing)
+                        runCommand(consume step, on: borrowedObject, executing: executing)
                         // The rest of the run, without going round this loop for each step.
                         let aborted = runCommands(on: borrowedObject, from: entries, executing: executing)
                         // `runObject` holds the run's model; keep it past the calls.
@@ -247,8 +247,11 @@ extension UndoManager {
                 Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
             switch consume entry {
             case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
+                // The handler's context, a model the step retains, stays.
                 moveRunCommand(UndoStep(
-                    targetID: id, owner: stepOwner, handler: keepsCommandInStep ? ErasedHandler(inlineBits: bits) : handler))
+                    targetID: id, owner: stepOwner,
+                    handler: keepsCommandInStep && bits != handler.inlineBits
+                        ? handler.replacingInlineBits(with: bits) : handler))
             case .begin, .end:
                 preconditionFailure("UndoManager: a step turned into a group mark")
             }
@@ -272,6 +275,12 @@ extension UndoManager {
             return
         }
         if step.owner.keepsCommandInStep {
+            // A step that retains its model (perform(_:retaining:)) holds it while it runs and
+            // after: no load, no release.
+            if let model = step.handler.retainedModel {
+                runCommand(step, on: model, executing: executing)
+                return
+            }
             // The model is loaded, and held, for this one step.
             guard let model = unsafeDowncast(step.owner, to: CommandEntry.self).model else { return }
             runCommand(step, on: Unmanaged.passUnretained(model), executing: executing)
@@ -296,7 +305,7 @@ extension UndoManager {
         var bits = step.handler.inlineBits
         if run(Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self)),
                bits: &bits, on: model, executing: executing) {
-            step.handler = ErasedHandler(inlineBits: bits)
+            if bits != step.handler.inlineBits { step.handler = step.handler.replacingInlineBits(with: bits) }
         }
         moveRunCommand(step)
     }
