@@ -595,8 +595,14 @@ extension ModelBased {
         /// (`Reference.knownBugHit`) is not run on UndoKit, and the model is rebuilt without
         /// it, by replaying the steps before it: the step is skipped on both sides. Returns
         /// that bug, nil when the step ran.
+        ///
+        /// `rebuildsModel: false` leaves the model as the step left it, and `knownBug` names a
+        /// known bug the step hit elsewhere (in a coordinated script, which rebuilds all its
+        /// members' models at once, CoordinatorModelBasedTests.swift).
         @discardableResult
-        func apply(_ step: Step, toModel: Bool = true) -> String? {
+        func apply(
+            _ step: Step, toModel: Bool = true, rebuildsModel: Bool = true, knownBug: () -> String? = { nil }
+        ) -> String? {
             let newTargetID = nextTargetID
             if case .replaceTarget = step {
                 nextTargetID += 1
@@ -606,14 +612,23 @@ extension ModelBased {
             let historyTarget = model.model.historyTarget(for: step)
             if toModel {
                 model.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
-                if let bug = model.model.knownBugHit {
-                    rebuildModelWithoutLastStep(steeringClearOf: bug)
+                if let bug = model.model.knownBugHit ?? knownBug() {
+                    if rebuildsModel {
+                        rebuildModelWithoutLastStep(steeringClearOf: bug)
+                    }
                     return bug
                 }
                 applied.append(step)
             }
             real?.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
             return nil
+        }
+
+        /// Issue 26: takes the model (and the target identities) of `other`, a model-only
+        /// replay of this side's steps.
+        func takeModel(of other: SideBySide) {
+            model = other.model
+            nextTargetID = other.nextTargetID
         }
 
         private func rebuildModelWithoutLastStep(steeringClearOf bug: String) {

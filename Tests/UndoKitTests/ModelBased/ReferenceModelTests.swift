@@ -394,3 +394,89 @@ struct ModelBasedReferenceCostAndCommandTests {
         #expect(!model.endEventGroup() && model.undoStack.nesting == 1)
     }
 }
+
+// Issue 26: the reference coordinator on the examples of CoordinatingUndoManagers.md and
+// UndoCoordinator's doc comments, without UndoKit.
+
+extension ModelBased.CoordinatorReference {
+    /// Three attached members with one target each (id 0).
+    static func withMembers(_ count: Int) -> ModelBased.CoordinatorReference {
+        let coordinator = ModelBased.CoordinatorReference(members: (0..<count).map { _ in .withTarget() })
+        for slot in 0..<count {
+            coordinator.attach(slot)
+        }
+        return coordinator
+    }
+
+    /// Member `slot` types: a ping-pong registration named `name`.
+    func type(_ name: String, in slot: Int) {
+        members[slot].registerPingPong()
+        members[slot].setActionName(name)
+    }
+}
+
+@Suite("ModelBased reference model follows the coordinator docs")
+struct ModelBasedReferenceCoordinatorTests {
+    @Test func undoAndRedoFollowTheOrderOfEditsAcrossManagers() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(3)
+        coordinator.type("Milk", in: 0)
+        coordinator.tick()
+        coordinator.type("Eggs", in: 1)
+        coordinator.tick()
+        coordinator.type(", tea", in: 0)
+        coordinator.tick()
+        #expect(coordinator.undoActionNames == [", tea", "Eggs", "Milk"])
+        coordinator.undo()
+        coordinator.undo()
+        #expect(coordinator.members[0].undoActionName == "Milk" && coordinator.members[1].undoStack.isEmpty)
+        #expect(coordinator.redoActionNames == ["Eggs", ", tea"] && coordinator.redoMenuItemTitle == "Redo Eggs")
+        coordinator.redo()
+        #expect(coordinator.undoActionName == "Eggs")
+    }
+
+    @Test func anEditStillOpenIsTheMostRecentStep() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("Hello", in: 0)
+        coordinator.tick()
+        coordinator.type("World", in: 1)  // still open
+        #expect(coordinator.canUndo && coordinator.undoActionName == "World")
+        #expect(coordinator.undoActionNames == ["Hello"])  // open groups are not listed
+        coordinator.undo()
+        #expect(coordinator.members[1].undoStack.isEmpty && coordinator.members[0].undoActionName == "Hello")
+    }
+
+    @Test func aNewEditInAnyManagerEndsRedoForAll() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("A", in: 0)
+        coordinator.tick()
+        coordinator.undo()
+        #expect(coordinator.canRedo && coordinator.members[0].redoStack.count == 1)
+        coordinator.type("B", in: 1)
+        #expect(!coordinator.canRedo && coordinator.members[0].redoStack.count == 0)
+    }
+
+    @Test func aManagerUndoneDirectlyMovesItsStep() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("A", in: 0)
+        coordinator.tick()
+        coordinator.type("B", in: 1)
+        coordinator.tick()
+        coordinator.members[0].undo()  // not through the coordinator
+        #expect(coordinator.undoActionNames == ["B"] && coordinator.redoActionNames == ["A"])
+        coordinator.redo()
+        #expect(coordinator.undoActionNames == ["A", "B"])
+    }
+
+    @Test func anAttachedHistoryIsOlderThanEverything() {
+        let coordinator = ModelBased.CoordinatorReference(members: [.withTarget(), .withTarget()])
+        coordinator.attach(0)
+        coordinator.type("Later", in: 1)  // before member 1 is attached...
+        coordinator.tick()
+        coordinator.type("Earlier", in: 0)
+        coordinator.tick()
+        coordinator.attach(1)  // ...but its step joins as the oldest
+        #expect(coordinator.undoActionNames == ["Earlier", "Later"])
+        coordinator.detach(1)
+        #expect(coordinator.undoActionNames == ["Earlier"] && coordinator.members[1].undoStack.count == 1)
+    }
+}

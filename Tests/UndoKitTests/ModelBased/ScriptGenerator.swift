@@ -381,6 +381,31 @@ extension ModelBased {
                     roll -= candidate.weight
                 }
             } while kind.usesTree && !recordsTree
+            return step(of: kind)
+        }
+
+        /// Issue 26: a step of one member of a coordinated script (CoordinatorModelBasedTests
+        /// .swift). The shared run loop's ticks and the clock are the script's own steps;
+        /// `groupsByEvent` and the run-loop modes stay as set up; coordinated managers cannot
+        /// keep branches, and the scripts do not record the tree.
+        mutating func coordinatedMemberStep() -> Step {
+            let weights: [(Kind, Int)] = [
+                (.edit, 22), (.perform, 10), (.begin, 4), (.end, 5), (.undo, 6), (.undoNested, 2), (.redo, 5),
+                (.setLevels, 1), (.disable, 1), (.enable, 2), (.removeAll, 1), (.removeAllWithTarget, 3),
+                (.setName, 4), (.setDiscardable, 1), (.setUserInfo, 1), (.replaceTarget, 1), (.setCoalescingKey, 7),
+                (.markClean, 2), (.scope, 3), (.setCost, 5), (.setCostLimit, 2), (.endEventGroup, 3),
+            ]
+            var roll = rng.below(weights.reduce(0) { $0 + $1.1 })
+            for (kind, weight) in weights {
+                if roll < weight {
+                    return step(of: kind)
+                }
+                roll -= weight
+            }
+            preconditionFailure("unreachable")
+        }
+
+        private mutating func step(of kind: Kind) -> Step {
             switch kind {
             case .edit: return edit()
             case .begin: return .begin
