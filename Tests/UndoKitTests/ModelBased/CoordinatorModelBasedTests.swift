@@ -121,7 +121,7 @@ extension ModelBased {
                 return Setup(
                     groupsByEvent: !rng.chance(15), levelsOfUndo: rng.chance(15) ? 1 + rng.below(3) : 0,
                     reactions: reactions, recordsTree: false, keepsRedoBranches: false,
-                    actionCostLimit: rng.chance(15) ? [10, 25, 50][rng.below(3)] : 0)
+                    actionCostLimit: rng.chance(15) ? [10, 25, 50][rng.below(3)] : 0, isSubclassInstance: rng.chance(25))
             }
             // Usually all attached; sometimes one joins later, with a history.
             var attached = Array(0..<count)
@@ -168,7 +168,7 @@ extension ModelBased {
             self.withUndoKit = withUndoKit
             let loop = loop
             members = setup.members.map { member in
-                SideBySide(member, withUndoKit: withUndoKit, manager: withUndoKit ? UndoManager(runLoop: loop) : nil)
+                SideBySide(member, withUndoKit: withUndoKit, manager: withUndoKit ? Self.manager(for: member, on: loop) : nil)
             }
             model = CoordinatorReference(members: members.map(\.model.model))
             for slot in setup.attached {
@@ -177,6 +177,10 @@ extension ModelBased {
                     coordinator.attach(real.manager)
                 }
             }
+        }
+
+        private static func manager(for setup: Setup, on loop: SimulatedRunLoop) -> UndoManager {
+            setup.isSubclassInstance ? SubclassedUndoManager(runLoop: loop) : UndoManager(runLoop: loop)
         }
 
         /// Why the script must skip `step`: a trap the model predicts, or nil.
@@ -263,7 +267,7 @@ extension ModelBased {
                 // The old side, and with it the old manager, goes here.
                 members[slot] = SideBySide(
                     setup.members[slot], withUndoKit: withUndoKit,
-                    manager: withUndoKit ? UndoManager(runLoop: loop) : nil)
+                    manager: withUndoKit ? Self.manager(for: setup.members[slot], on: loop) : nil)
                 model.release(slot, with: members[slot].model.model)
             case let .advanceClock(milliseconds):
                 for member in members {
@@ -378,8 +382,8 @@ extension ModelBased {
             for member in sides.members {
                 member.real!.manager.checkInvariants()
             }
-            var (expectedCoordinator, modelMembers) = sides.observeModel()
-            var (actualCoordinator, undoKitMembers) = sides.observeUndoKit()
+            var (expectedCoordinator, expected) = sides.observeModel()
+            var (actualCoordinator, actual) = sides.observeUndoKit()
             let undoWouldTrap = sides.model.undoWouldTrap
             if undoWouldTrap || sides.model.newestOpenGroupWouldCoalesce {
                 // Unsettled (see `undoWouldTrap`): UndoKit names the member's open group, as
@@ -394,7 +398,6 @@ extension ModelBased {
                     actualCoordinator[keyPath: title] = "(not compared)"
                 }
             }
-            var (expected, actual) = (modelMembers, undoKitMembers)
             if let (slot, wasClean) = rollsBack {
                 // The model does not run what a rollback undoes (see ModelBased.run).
                 expected[slot].stepEvents = []

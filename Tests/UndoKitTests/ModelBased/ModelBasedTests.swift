@@ -39,6 +39,11 @@ extension ModelBased {
         }
     }
 
+    /// Issue 26: a subclass that overrides nothing: UndoKit takes the paths it keeps for
+    /// subclass instances (commands recorded through `registerUndo(withTarget:handler:)`,
+    /// undo routed through `undoNestedGroup()`), which must behave the same.
+    final class SubclassedUndoManager: UndoManager {}
+
     /// Issue 26: `CommandSpec.nudge`: one word of plain data and no name, so UndoKit keeps it
     /// inside the step.
     struct Nudge: UndoableCommand {
@@ -492,6 +497,12 @@ extension ModelBased {
             if model.undoStack.nesting == 0 && !(model.groupsByEvent && !model.autoPending) {
                 model.nextNodeID += 1
             }
+            // Issue 26: otherwise, at level 0, the scope's begin opened the event's automatic
+            // group, armed on the run loop, and the rollback removed it: a coordinated script's
+            // loop saw an arming (see CoordinatorReference.tick()).
+            if model.undoStack.nesting == 0 && model.groupsByEvent && !model.autoPending {
+                _ = model.armingClock?()
+            }
             func removals(in steps: [Step]) -> [Int] {
                 steps.flatMap { step -> [Int] in
                     switch step {
@@ -580,7 +591,7 @@ extension ModelBased {
                 withUndoKit
                 ? RealSide(
                     firstTargetIDs: firstIDs, reactions: setup.reactions, recordsTree: setup.recordsTree,
-                    manager: manager ?? UndoManager()) : nil
+                    manager: manager ?? (setup.isSubclassInstance ? SubclassedUndoManager() : UndoManager())) : nil
             real?.manager.groupsByEvent = setup.groupsByEvent
             if setup.recordsTree {
                 real?.manager.keepsRedoBranches = setup.keepsRedoBranches
@@ -671,6 +682,9 @@ extension ModelBased {
             var generator = ScriptGenerator(seed: mixer.next())
             setup = generator.setup()
             steps = (0..<generator.length()).map { _ in generator.step() }
+            // Issue 26: a quarter on a subclass instance, drawn apart from the generator so
+            // that the scripts themselves stay as they were.
+            setup.isSubclassInstance = mixer.next() % 4 == 0
         }
 
         init(setup: Setup, steps: [Step]) {

@@ -1121,6 +1121,10 @@ extension ModelBased {
                 }
                 coordination?(.undidStep(node, madeRedoStep: madeRedoStep))
             } else if !topLevel && madeRedoStep, let node = redoStack.topInfo?.node {
+                if (undone?.cost ?? 0) > 0 {
+                    // Issue 26: the R19.6 copy of the open parent's metadata, cost included.
+                    cover("nested undo copied the open group's cost to its redo step")
+                }
                 coordination?(.nestedUndoMadeRedoStep(node))
             }
             post(.didUndoChange(isDiscardable: undone?.isDiscardable ?? false))
@@ -1155,6 +1159,11 @@ extension ModelBased {
             if isEnabled, let redone {
                 // TM(U) is the outermost open group: the redo group itself, or the open
                 // group it is nested in.
+                if !topLevel, let open = undoStack.topInfo, open.cost != redone.cost {
+                    // Issue 26: the docs do not say; the whole metadata is copied, as Apple
+                    // copies name, flag and user info, so the open group takes the redone cost.
+                    cover("nested redo replaced the open group's cost")
+                }
                 undoStack.updateTopInfo { $0 = redone }
             }
             perform(redoStack.popNewestClosedGroup())

@@ -254,12 +254,17 @@ extension ModelBased {
         var keepsRedoBranches: Bool
         /// Issue 26: `actionCostLimit` (0: none).
         var actionCostLimit = 0
+        /// Issue 26: whether the manager is an instance of a (trivial) subclass, on which
+        /// UndoKit records commands through `registerUndo(withTarget:handler:)` and routes undo
+        /// through the overridable members.
+        var isSubclassInstance = false
 
         var description: String {
             let kinds = reactions.map { "\($0)" }.sorted()
             let tree = recordsTree ? "keepsRedoBranches = \(keepsRedoBranches)" : "history tree not recorded"
             return "groupsByEvent = \(groupsByEvent), \(tree), levelsOfUndo = \(levelsOfUndo), "
-                + "actionCostLimit = \(actionCostLimit), observer reacts to \(kinds)"
+                + "actionCostLimit = \(actionCostLimit), \(isSubclassInstance ? "a subclass instance, " : "")"
+                + "observer reacts to \(kinds)"
         }
     }
 
