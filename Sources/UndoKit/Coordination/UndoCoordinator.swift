@@ -352,7 +352,9 @@ public final class UndoCoordinator {
         var newestOpen: Member?
         // `>=`: of groups opened before their managers were attached (serial 0), endEventGroups()
         // ends the last attached last, so that is the one undo() reverts.
-        for member in members where member.manager?.canEndEventGroup == true {
+        // A group that will merge into its manager's newest step by coalescing makes no step
+        // of its own: that step keeps its place in the order.
+        for member in members where member.manager.map({ $0.canEndEventGroup && !$0.openGroupWouldMerge }) == true {
             if newestOpen.map({ member.groupOpenSerial >= $0.groupOpenSerial }) ?? true {
                 newestOpen = member
             }

@@ -127,6 +127,14 @@ public final class SimulatedRunLoop {
         driver?.loopDidArm()
     }
 
+    /// Moves a manager already on the list to its end: it opened another automatic group in
+    /// this pass, after ending the one it had early, so it closes behind the managers whose
+    /// groups opened since.
+    func moveToEndOfPass(_ manager: UndoManager) {
+        guard let index = pending.firstIndex(where: { $0.manager === manager }) else { return }
+        pending.append(pending.remove(at: index))
+    }
+
     /// The modes in which a tick would close some pending automatic group: the union of the
     /// ``UndoManager/runLoopModes`` of the managers still waiting that group by event.
     var closableModes: Set<RunLoop.Mode> {

@@ -46,7 +46,10 @@ extension UndoManager {
                 } else {
                     redoStack.dropOldestGroup()
                 }
-            } else if undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1 && overCount) {
+            } else if overCount
+                ? undoStack.topLevelCount > 1 || (undoStack.nesting == 0 && undoStack.topLevelCount == 1)
+                // The byte budget keeps the newest closed step (an open group is none yet).
+                : undoStack.closedTopLevelGroupCount > 1 {
                 // The next step may still merge into the newest one, as on a stack whose limit
                 // drops its oldest step at a close; not when the newest is the one dropped.
                 if undoStack.topLevelCount == 1 {

@@ -8,6 +8,9 @@ struct UndoManagerStorage {
     var isUndoing = false
     var isRedoing = false
     var automaticGroupIsPending = false
+    /// Whether the undo stack's open top-level group is the event's automatic group (not one
+    /// begun by hand after it was closed by hand, spec R17).
+    var automaticGroupIsOpen = false
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
     var registrationDisableCount = 0

@@ -153,10 +153,16 @@ struct UndoStack: ~Copyable {
         let closesTopLevel = openBegins.isEmpty
         if length == 1 {
             if discardIfEmpty {
-                dropped.append(entries.removeLast())
+                let begin = entries.removeLast()
                 if closesTopLevel {
                     topLevelCount -= 1
+                    // Its cost left with it (undo copies the undone group's metadata, cost
+                    // included, to the redo group it builds).
+                    if case .begin(let metadata?) = begin {
+                        totalCost -= metadata.cost
+                    }
                 }
+                dropped.append(begin)
                 return true
             }
             entries.append(.end(length: 1))
@@ -248,7 +254,11 @@ struct UndoStack: ~Copyable {
     mutating func removeEmptyOpenTopLevelGroup() -> Bool {
         guard openBegins.count == 1, let begin = openBegins.first, begin == entries.count - 1 else { return false }
         _ = openBegins.removeLast()
-        dropped.append(entries.removeLast())
+        let mark = entries.removeLast()
+        if case .begin(let metadata?) = mark {
+            totalCost -= metadata.cost
+        }
+        dropped.append(mark)
         topLevelCount -= 1
         return true
     }

@@ -51,6 +51,7 @@ extension UndoManager {
         storage.pointee.isUndoing = false
         storage.pointee.isRedoing = false
         automaticGroupIsPending = false
+        storage.pointee.automaticGroupIsOpen = false
         storage.pointee.invocationWasAborted = true
         settle()
         withExtendedLifetime(branches) {}

@@ -105,13 +105,7 @@ extension UndoManager {
         let now = coalescingClock()
         closing.closedAt = now
         let wasEmpty = undoStack.entries.count == outermost + 1
-        if storage.pointee.newestGroupMayCoalesce,
-           let previous = undoStack.metadataBelowOpenTopLevelGroup,
-           previous.coalescingKey == key,
-           let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval,
-           // Not into the marked step: the saved state must stay reachable by undo, unless the
-           // app saves after every step anyway.
-           ledger.pointee.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep {
+        if openGroupMerges(withKey: key, closingAt: now) {
             let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
             // The merged step takes the place of the one below: a mark set while the group was
@@ -129,6 +123,28 @@ extension UndoManager {
         }
         storage.pointee.newestGroupMayCoalesce = true
         return wasEmpty
+    }
+
+    /// Whether the open top-level group, closing as a new step at `now` with coalescing key
+    /// `key`, merges into the step below it.
+    private func openGroupMerges(withKey key: String, closingAt now: ContinuousClock.Instant) -> Bool {
+        guard storage.pointee.newestGroupMayCoalesce,
+              let previous = undoStack.metadataBelowOpenTopLevelGroup,
+              previous.coalescingKey == key,
+              let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval
+        else { return false }
+        // Not into the marked step: the saved state must stay reachable by undo, unless the
+        // app saves after every step anyway.
+        return ledger.pointee.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep
+    }
+
+    /// Whether ending the event now would merge its open group into the step below, making no
+    /// step of its own (an ``UndoCoordinator`` names the step it would undo from that).
+    var openGroupWouldMerge: Bool {
+        guard storage.pointee.usesCoalescing, undoStack.nesting == 1, let outermost = undoStack.openBegins.first,
+              case .begin(let closing?) = undoStack.entries[outermost], let key = closing.coalescingKey
+        else { return false }
+        return openGroupMerges(withKey: key, closingAt: coalescingClock())
     }
 
     /// Something other than a new step changed the undo stack's newest step: it no longer

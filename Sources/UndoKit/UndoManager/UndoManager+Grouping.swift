@@ -42,6 +42,7 @@ extension UndoManager {
         // nil unless the tree was ever asked for.
         let recordsTree = closesNewStep && storage.pointee.historyTree != nil
         if closesNewStep {
+            storage.pointee.automaticGroupIsOpen = false
             if recordsTree {
                 historyTreeWillCloseNewStep()
             }

@@ -180,8 +180,13 @@ extension UndoManager {
 
     private func openAutomaticGroup() {
         automaticGroupIsPending = true
+        storage.pointee.automaticGroupIsOpen = true
         if !isScheduledOnRunLoop {
             runLoop.schedule(self)
+        } else {
+            // Still on the list from a group of this pass it ended early (endEventGroup(),
+            // undo()): the new group closes behind those opened since, in the order they opened.
+            runLoop.moveToEndOfPass(self)
         }
         beginUndoGroupingThroughOverrides()
         publishObservableChanges()

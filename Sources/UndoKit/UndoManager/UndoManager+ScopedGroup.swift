@@ -306,6 +306,7 @@ extension UndoManager {
         // (closing an empty group would clear the redo stack, spec R10.6).
         if scope.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
             automaticGroupIsPending = false
+            storage.pointee.automaticGroupIsOpen = false
         }
         if case .open(let saved) = scope.outerGroup, saved != nil || undoStack.topMetadata != nil {
             // A copy, not the object the group had: a redo in the body replaces that object.
