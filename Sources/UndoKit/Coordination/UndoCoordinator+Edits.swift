@@ -65,7 +65,7 @@ extension UndoCoordinator {
     /// handed over its edits (a member whose operation is in progress has not yet). Linear in
     /// the size of the orders and stacks; for tests and debug builds.
     func checkInvariants() {
-        guard members.allSatisfy({ $0.manager?.ledger.pointee.edits.isEmpty ?? true }) else { return }
+        guard members.allSatisfy({ $0.manager?.ledger.edits.isEmpty ?? true }) else { return }
         for step in undoSteps + redoSteps {
             precondition(members.contains { $0 === step.member }, "UndoCoordinator: a step of a detached member")
         }

@@ -426,10 +426,10 @@ extension UndoManager {
     /// can find the coordinator the manager belongs to, and move it. A coordinated manager's
     /// transactions record their step edits for it.
     var coordinator: UndoCoordinator? {
-        get { storage.pointee.coordinator }
+        get { state.coordinator }
         set {
-            storage.pointee.coordinator = newValue
-            storage.pointee.isCoordinated = newValue != nil
+            state.coordinator = newValue
+            state.isCoordinated = newValue != nil
             updateStepEditRecording()
         }
     }
@@ -441,8 +441,8 @@ extension UndoManager {
     func newEditEndsRedo() {
         // A flag first: the coordinator reference is weak, and loading it costs atomics on
         // every registration.
-        if storage.pointee.isCoordinated, let coordinator {
-            if storage.pointee.undoScopes.isEmpty {
+        if state.isCoordinated, let coordinator {
+            if state.undoScopes.isEmpty {
                 coordinator.memberMadeNewEdit(self)
             } else {
                 deferNewEditForScope()

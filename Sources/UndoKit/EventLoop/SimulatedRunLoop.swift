@@ -81,7 +81,7 @@ public final class SimulatedRunLoop {
     /// pass in `.common`.
     func tick(modes: [RunLoop.Mode]) {
         guard let fallbackMode = modes.first else { return }
-        endPass { manager in manager.storage.pointee.runLoopModes.first(where: modes.contains) ?? fallbackMode }
+        endPass { manager in manager.state.runLoopModes.first(where: modes.contains) ?? fallbackMode }
     }
 
     /// The end of a pass, with the mode each manager's close is asked for.
@@ -140,8 +140,8 @@ public final class SimulatedRunLoop {
     var closableModes: Set<RunLoop.Mode> {
         var modes: Set<RunLoop.Mode> = []
         for entry in pending {
-            guard let manager = entry.manager, manager.automaticGroupIsPending, manager.storage.pointee.groupsByEvent else { continue }
-            modes.formUnion(manager.storage.pointee.runLoopModes)
+            guard let manager = entry.manager, manager.automaticGroupIsPending, manager.state.groupsByEvent else { continue }
+            modes.formUnion(manager.state.runLoopModes)
         }
         return modes
     }

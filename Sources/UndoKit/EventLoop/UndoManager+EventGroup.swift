@@ -68,7 +68,7 @@ extension UndoManager {
     /// "The automatic group" is an armed manager's only open group, the same group that
     /// ``undo()`` and the end of the event would close.
     var canEndEventGroup: Bool {
-        automaticGroupIsPending && storage.pointee.automaticGroupIsOpen && !isBusy && registrationIsEnabled
+        automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
             && undoStack.nesting == 1
     }
 

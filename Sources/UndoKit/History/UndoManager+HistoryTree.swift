@@ -29,9 +29,9 @@ extension UndoManager {
     /// order is one sequence across its managers, and a branch in one of them has no place in
     /// it. Setting it on such a manager stops the program.
     public var keepsRedoBranches: Bool {
-        get { storage.pointee.historyTree?.keepsBranches ?? false }
+        get { state.historyTree?.keepsBranches ?? false }
         set {
-            if newValue && storage.pointee.isCoordinated {
+            if newValue && state.isCoordinated {
                 programmerError(
                     in: PublicCall("keepsRedoBranches"),
                     "a manager attached to an UndoCoordinator cannot keep redo branches",
@@ -55,8 +55,8 @@ extension UndoManager {
                 // which Apple's limits trim around when it closes (spec R10 step 7), as they
                 // would have with branches.
                 let dropped = tree.removeAllBranches()
-                if case .step(let mark) = ledger.pointee.cleanMark, dropped[mark] != nil {
-                    ledger.pointee.cleanMark = .unreachable
+                if case .step(let mark) = ledger.cleanMark, dropped[mark] != nil {
+                    ledger.cleanMark = .unreachable
                 }
                 withExtendedLifetime(dropped) {}
             }
@@ -207,12 +207,12 @@ extension UndoManager {
     /// manager.historyTreeClock = { Date(timeIntervalSince1970: 1_800_000_000) }
     /// ```
     public var historyTreeClock: () -> Date {
-        get { storage.pointee.historyTreeClock ?? { Date() } }
-        set { storage.pointee.historyTreeClock = newValue }
+        get { state.historyTreeClock ?? { Date() } }
+        set { state.historyTreeClock = newValue }
     }
 
     /// Now, by ``historyTreeClock``.
     func historyTreeNow() -> Date {
-        storage.pointee.historyTreeClock?() ?? Date()
+        state.historyTreeClock?() ?? Date()
     }
 }

@@ -10,7 +10,7 @@ extension UndoManager {
     /// Every node of the tree.
     func allNodeIDs() -> [StepID] {
         let path = pathNodes()
-        return path.undo + path.redo + Array(storage.pointee.historyTree?.branches.keys ?? [:].keys)
+        return path.undo + path.redo + Array(state.historyTree?.branches.keys ?? [:].keys)
     }
 
     /// The current node's id, after checking that the manager can move.
@@ -29,7 +29,7 @@ extension UndoManager {
     /// A clean mark among those steps stays with them.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
-        if let tree = storage.pointee.historyTree, tree.keepsBranches {
+        if let tree = state.historyTree, tree.keepsBranches {
             detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
         } else {
             markCleanBeforeRedoStepsEnd()
@@ -61,7 +61,7 @@ extension UndoManager {
     // MARK: Moving
 
     private func checkCanMove(in call: PublicCall) {
-        guard !storage.pointee.isUndoing && !storage.pointee.isRedoing else {
+        guard !state.isUndoing && !state.isRedoing else {
             programmerError(
                 in: call, "the history cannot be walked while undoing or redoing",
                 fix: "move in the history from the user's action (a menu item, a click in a History panel), "

@@ -6,11 +6,11 @@ extension UndoManager {
     /// ``redo()`` performs next), and have no date.
     @discardableResult
     func recordingHistoryTree() -> HistoryTreeState {
-        if let tree = storage.pointee.historyTree {
+        if let tree = state.historyTree {
             return tree
         }
         let tree = HistoryTreeState()
-        storage.pointee.historyTree = tree
+        state.historyTree = tree
         updateStepEditRecording()
         for id in undoStack.steps.ids + redoStack.steps.ids.reversed() {
             tree.visit(id)
@@ -22,14 +22,14 @@ extension UndoManager {
     /// current node, below which an empty group's close puts the redo steps it ends.
     @inline(never)
     func historyTreeWillCloseNewStep() {
-        storage.pointee.historyTree?.parentOfClosingStep = undoStack.steps.last
+        state.historyTree?.parentOfClosingStep = undoStack.steps.last
     }
 
     /// Called once a new top-level step closed outside undo and redo: dates it, or, when it
     /// merged into the step below (coalescing), dates that step, which closed last.
     @inline(never)
     func historyTreeDidCloseNewStep() {
-        guard let tree = storage.pointee.historyTree, let newest = undoStack.steps.last else { return }
+        guard let tree = state.historyTree, let newest = undoStack.steps.last else { return }
         if newest == tree.parentOfClosingStep {
             tree.records[newest, default: HistoryTreeState.NodeRecord()].date = historyTreeNow()
         } else {
@@ -43,7 +43,7 @@ extension UndoManager {
     /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
     func historyTreeAfterNestedUndo(redoStepsBefore: Int) {
-        guard let tree = storage.pointee.historyTree, redoStack.topLevelCount > redoStepsBefore,
+        guard let tree = state.historyTree, redoStack.topLevelCount > redoStepsBefore,
               let id = redoStack.steps.last else { return }
         // The redo step it built is a node of its own, recorded and visited now, like a step
         // that closes (<doc:NavigatingTheHistory>).
@@ -52,7 +52,7 @@ extension UndoManager {
         // need it redone on the way, and it was never part of the marked state (as for a mark
         // on the redo stack, <doc:TrackingTheCleanState>).
         if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-            ledger.pointee.cleanMark = .unreachable
+            ledger.cleanMark = .unreachable
         }
     }
 
@@ -62,7 +62,7 @@ extension UndoManager {
     /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
     func historyTreeAfterTopLevelUndo(of undone: StepID?) {
-        guard let tree = storage.pointee.historyTree else { return }
+        guard let tree = state.historyTree else { return }
         let current = undoStack.steps.last
         tree.visit(current)
         // The undone step stays in the tree as the next redo, unless its undo left nothing to
@@ -71,7 +71,7 @@ extension UndoManager {
             // A mark on a branch below it needs its changes, which nothing can redo now: the
             // branch version of "undoing past the mark with a step that registered no inverse".
             if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
-                ledger.pointee.cleanMark = .unreachable
+                ledger.cleanMark = .unreachable
             }
             stepLeftTheTree(id, parent: current, in: tree)
         }
@@ -84,7 +84,7 @@ extension UndoManager {
     /// Out of line, so that a redo with no tree pays only the test of the optional.
     @inline(never)
     func historyTreeAfterRedo(of redone: StepID?, topLevel: Bool) {
-        guard let tree = storage.pointee.historyTree else { return }
+        guard let tree = state.historyTree else { return }
         // The newest closed step: the redone one, or, if it left, the node it hung from.
         let current = undoStack.steps.last
         if topLevel {
@@ -100,7 +100,7 @@ extension UndoManager {
                 // step that is gone. The rules for a mark on the stacks, on a branch.
                 let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
                 if topLevel ? !markIsBelow : markIsBelow {
-                    ledger.pointee.cleanMark = .unreachable
+                    ledger.cleanMark = .unreachable
                 }
             }
             stepLeftTheTree(id, parent: current, in: tree)
@@ -109,7 +109,7 @@ extension UndoManager {
 
     /// The step the clean mark is after, if it lies on a branch.
     func branchCleanMark(in tree: HistoryTreeState) -> StepID? {
-        guard case .step(let mark) = ledger.pointee.cleanMark, tree.branches[mark] != nil else { return nil }
+        guard case .step(let mark) = ledger.cleanMark, tree.branches[mark] != nil else { return nil }
         return mark
     }
 

@@ -15,7 +15,7 @@ extension UndoManager {
     @inline(never)
     @discardableResult
     func trimHistoryTree() -> Bool {
-        guard let tree = storage.pointee.historyTree, tree.keepsBranches else { return false }
+        guard let tree = state.historyTree, tree.keepsBranches else { return false }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
         guard limit > 0 || costLimit > 0 else { return false }
@@ -42,7 +42,7 @@ extension UndoManager {
             if let leaf {
                 if leaf.onBranch {
                     droppedBranches.append(tree.removeBranch(leaf.id)!)
-                    ledger.pointee.stepLeft(leaf.id)
+                    ledger.stepLeft(leaf.id)
                 } else {
                     redoStack.dropOldestGroup()
                 }
@@ -100,7 +100,7 @@ extension UndoManager {
     func pruneHistoryTree(
         removing target: ObjectIdentifier, pathBefore: (undo: [StepID], redo: [StepID])
     ) -> [HistoryTreeState.BranchStep] {
-        guard let tree = storage.pointee.historyTree else { return [] }
+        guard let tree = state.historyTree else { return [] }
         let branchesBefore = Set(tree.branches.keys)
         let pathAfter = pathNodes()
         let alive = Set(pathAfter.undo + pathAfter.redo)
@@ -125,7 +125,7 @@ extension UndoManager {
             } else {
                 movedUp[id] = step.parent
                 removed.append(tree.removeBranch(id)!)
-                ledger.pointee.stepLeft(id)
+                ledger.stepLeft(id)
                 removedActions = true
             }
         }
@@ -135,25 +135,25 @@ extension UndoManager {
             stopCoalescing()
             // A branch step is older than any open withUndoGroup's own group: a rollback keeps
             // the run stopped, as for removals from the stacks (UndoManager+ScopedGroup.swift).
-            for index in storage.pointee.undoScopes.indices {
-                storage.pointee.undoScopes[index].changedOlderSteps = true
+            for index in state.undoScopes.indices {
+                state.undoScopes[index].changedOlderSteps = true
             }
         }
         guard !movedUp.isEmpty else { return removed }
         if let mark = branchCleanMark(in: tree),
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-            ledger.pointee.cleanMark = .unreachable
+            ledger.cleanMark = .unreachable
         }
         // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
         // judged now, against the mark each open scope saved on a branch (the body may have
         // moved the mark since). A mark on redo steps the body ended and its scope parked is
         // judged when the rollback makes the removal again on them.
-        for index in storage.pointee.undoScopes.indices {
-            guard case .step(let mark) = storage.pointee.undoScopes[index].cleanMark, branchesBefore.contains(mark),
-                  storage.pointee.undoScopes[index...].allSatisfy({ $0.parkedRedo?.steps.contains(mark) != true })
+        for index in state.undoScopes.indices {
+            guard case .step(let mark) = state.undoScopes[index].cleanMark, branchesBefore.contains(mark),
+                  state.undoScopes[index...].allSatisfy({ $0.parkedRedo?.steps.contains(mark) != true })
             else { continue }
             if removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-                storage.pointee.undoScopes[index].cleanMark = .unreachable
+                state.undoScopes[index].cleanMark = .unreachable
             }
         }
         for (id, step) in tree.branches {

@@ -65,7 +65,7 @@ extension UndoManager {
     public func undoHistoryStep<Command: UndoableCommand & Codable>(
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
-        guard let tree = storage.pointee.historyTree else { return nil }
+        guard let tree = state.historyTree else { return nil }
         let step = StepID(rawValue: id.rawValue)
         if let branch = tree.branches[step] {
             return try HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
@@ -122,12 +122,12 @@ extension UndoManager {
         for (step, id) in zip(history.undoSteps, ids.undo) {
             push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, stepID: id)
         }
-        let hasTree = storage.pointee.historyTree != nil || !history.branches.isEmpty
+        let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
             restoreTree(of: history, model: model)
         }
-        ledger.pointee.cleanMark = restoredCleanMark(history.cleanMark)
+        ledger.cleanMark = restoredCleanMark(history.cleanMark)
         if hasTree {
             trimHistoryTree()
         }
@@ -169,9 +169,9 @@ extension UndoManager {
     /// redo steps from the one ``redo()`` performs next.
     private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        ledger.pointee.nextStepID = max(ledger.pointee.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.newStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.pointee.newStepID() }
+        ledger.nextStepID = max(ledger.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
+        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
+        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
         return (undo, redo.reversed())
     }
 
@@ -213,7 +213,7 @@ extension UndoManager {
         if isAtCleanMark {
             return .current
         }
-        switch ledger.pointee.cleanMark {
+        switch ledger.cleanMark {
         case .start: return .start
         case .step(let id): return .step(UndoTree.NodeID(rawValue: id.rawValue))
         case .openGroup, .unreachable: return .unreachable
@@ -241,7 +241,7 @@ extension UndoManager {
             }
         }
         if let stepID {
-            stack.ledger.pointee.movingStepID = stepID.rawValue
+            stack.ledger.movingStepID = stepID.rawValue
         }
         stack.closeGroup(discardIfEmpty: false)
     }

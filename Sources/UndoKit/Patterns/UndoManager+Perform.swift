@@ -45,7 +45,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        if !storage.pointee.isSubclassInstance && commandFitsInStep(Command.self) {
+        if !state.isSubclassInstance && commandFitsInStep(Command.self) {
             // A small plain command lives in its step: no allocation (see InlineCommandOwner).
             if registrationIsEnabled {
                 let owner = inlineCommandOwner(for: model, commandType: Command.self)
@@ -58,10 +58,10 @@ extension UndoManager {
         }
         let entryType = cachedClass(
             TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
-            in: &storage.pointee.commandEntryClassCache
+            in: &state.commandEntryClassCache
         )
         let entry = entryType.init(command, on: modelReference(for: model), runsExecute: false)
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             // A subclass may override registerUndo(withTarget:handler:): it sees every step,
             // and each inverse, there.
             recordThroughOverrides(entry, on: model)
@@ -117,7 +117,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        let isSubclassInstance = storage.pointee.isSubclassInstance
+        let isSubclassInstance = state.isSubclassInstance
         #if !_runtime(_ObjC)
         if !isSubclassInstance && commandFitsInStep(Command.self) {
             // As in perform(_:on:): the command lives in its step, with the model as the
@@ -163,19 +163,19 @@ extension UndoManager {
         for model: Command.Model, commandType: Command.Type
     ) -> CommandEntry where Command.Model: AnyObject {
         // An equal model identifier is this very object (see `modelReference(for:)`).
-        if let last = storage.pointee.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
-           storage.pointee.lastInlineCommandType == ObjectIdentifier(commandType) {
+        if let last = state.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
+           state.lastInlineCommandType == ObjectIdentifier(commandType) {
             return last
         }
         // Through a cached metatype: instantiating the generic class's metadata on every miss
         // (commands alternating between models) cost more than the rest of `perform`.
         let ownerType = cachedClass(
             InlineCommandOwner<Command>.self, key: ObjectIdentifier(Command.self),
-            in: &storage.pointee.inlineCommandOwnerClassCache
+            in: &state.inlineCommandOwnerClassCache
         )
         let created = ownerType.init(modelReference: modelReference(for: model))
-        storage.pointee.lastInlineCommandOwner = created
-        storage.pointee.lastInlineCommandType = ObjectIdentifier(commandType)
+        state.lastInlineCommandOwner = created
+        state.lastInlineCommandType = ObjectIdentifier(commandType)
         return created
     }
 
@@ -185,11 +185,11 @@ extension UndoManager {
     func modelReference(for model: AnyObject) -> ModelReference {
         // An equal identifier is this very object: the reference pins the address it was made
         // for (see `ModelReference.addressPin`), so a dead model's address cannot be reused.
-        if let last = storage.pointee.lastModelReference, last.id == ObjectIdentifier(model) {
+        if let last = state.lastModelReference, last.id == ObjectIdentifier(model) {
             return last
         }
         let created = ModelReference(model)
-        storage.pointee.lastModelReference = created
+        state.lastModelReference = created
         return created
     }
 
@@ -203,13 +203,13 @@ extension UndoManager {
     /// an override that calls it; an override that hands `super` another handler for the same
     /// target does not change what the step runs.
     func recordThroughOverrides(_ entry: CommandEntry, on model: AnyObject) {
-        let outerPending = storage.pointee.pendingCommand
-        storage.pointee.pendingCommand = entry
+        let outerPending = state.pendingCommand
+        state.pendingCommand = entry
         registerUndo(withTarget: model) { [unowned self, entry] model in
             if entry.run() {
                 recordThroughOverrides(entry, on: model)
             }
         }
-        storage.pointee.pendingCommand = outerPending
+        state.pendingCommand = outerPending
     }
 }

@@ -48,15 +48,15 @@ extension UndoManager {
         undoStack.checkInvariants()
         redoStack.checkInvariants()
         precondition(redoStack.limit == 0, "UndoManager: the redo stack is never limited")
-        if !storage.pointee.isUndoing {
+        if !state.isUndoing {
             precondition(redoStack.nesting == 0, "UndoManager: redo group open while not undoing")
         }
-        precondition(!(storage.pointee.isUndoing && storage.pointee.isRedoing), "UndoManager: undoing and redoing at once")
-        precondition(storage.pointee.registrationDisableCount >= 0, "UndoManager: negative disable count")
+        precondition(!(state.isUndoing && state.isRedoing), "UndoManager: undoing and redoing at once")
+        precondition(state.registrationDisableCount >= 0, "UndoManager: negative disable count")
         // The clean mark names a step that is somewhere, or an open group that is there. (Undo
         // and redo settle it once their step is done; their actions check in between.)
         if !isBusy {
-            switch ledger.pointee.cleanMark {
+            switch ledger.cleanMark {
             case .step(let id):
                 precondition(stepExists(id), "UndoManager: the clean mark names \(id), which is nowhere")
             case .openGroup:
@@ -71,9 +71,9 @@ extension UndoManager {
         )
         stackEntries.pointee.checkInvariants()
         // One identity per step: no id on two stacks or on a stack and a branch, none to come.
-        let ids = undoStack.steps.ids + redoStack.steps.ids + (storage.pointee.historyTree.map { Array($0.branches.keys) } ?? [])
+        let ids = undoStack.steps.ids + redoStack.steps.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
         precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
-        precondition(ids.allSatisfy { $0.rawValue < ledger.pointee.nextStepID }, "UndoManager: a step id not yet given")
+        precondition(ids.allSatisfy { $0.rawValue < ledger.nextStepID }, "UndoManager: a step id not yet given")
     }
 
     /// In debug builds, checks the invariants after a public mutation while the stacks are

@@ -78,14 +78,14 @@ extension UndoStack {
         topLevelCount -= removedTopLevel
         // Open groups are never removed and are newer than every closed one, so the ordinal
         // of a removed group counts closed groups only, as the ledger does.
-        if ledger.pointee.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
-            ledger.pointee.cleanMark = .unreachable
+        if ledger.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
+            ledger.cleanMark = .unreachable
         }
         for index in savedMarks.indices where savedMarks[index].isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
             savedMarks[index] = .unreachable
         }
         for id in steps.remove(atOrdinals: removedOrdinals) {
-            ledger.pointee.stepLeft(id)
+            ledger.stepLeft(id)
         }
         totalCost -= removedCost
         return true

@@ -90,7 +90,12 @@ struct UndoStack: ~Copyable {
     /// `UndoStack+Cost.swift`).
     var totalCost = 0
     /// The part of the step ledger shared with the other stack: step ids and the clean mark.
-    let ledger: UnsafeMutablePointer<SharedLedger>
+    private let sharedLedger: UnsafeMutablePointer<SharedLedger>
+
+    var ledger: SharedLedger {
+        unsafeAddress { UnsafePointer(sharedLedger) }
+        nonmutating unsafeMutableAddress { sharedLedger }
+    }
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -105,7 +110,7 @@ struct UndoStack: ~Copyable {
 
     init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
         self.entries = entries
-        self.ledger = ledger
+        sharedLedger = ledger
         self.isUndoStack = isUndoStack
     }
 
@@ -172,7 +177,7 @@ struct UndoStack: ~Copyable {
             entries.append(.end(length: length))
         }
         if closesTopLevel {
-            steps.append(ledger.pointee.takeStepID(ontoUndoStack: isUndoStack))
+            steps.append(ledger.takeStepID(ontoUndoStack: isUndoStack))
             if trimsOnClose {
                 trimAfterTopLevelClose()
             }
@@ -218,7 +223,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
-            ledger.pointee.movingStepID = steps.removeLast().rawValue
+            ledger.movingStepID = steps.removeLast().rawValue
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -241,7 +246,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
-            ledger.pointee.movingStepID = steps.removeLast().rawValue
+            ledger.movingStepID = steps.removeLast().rawValue
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -272,13 +277,13 @@ struct UndoStack: ~Copyable {
         head = 0
         topLevelCount = 0
         totalCost = 0
-        if ledger.pointee.recordsEdits {
+        if ledger.recordsEdits {
             for id in steps.ids {
-                ledger.pointee.stepLeft(id)
+                ledger.stepLeft(id)
             }
         }
         steps.removeAll()
-        ledger.pointee.movingStepID = 0
+        ledger.movingStepID = 0
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.
@@ -303,8 +308,8 @@ struct UndoStack: ~Copyable {
     /// when more than one top-level group exists, and an open group is always the newest.
     mutating func dropOldestGroup() {
         // The clean mark is lost if it is on the dropped step, or at the start, below it.
-        if ledger.pointee.cleanMark == .start && isUndoStack {
-            ledger.pointee.cleanMark = .unreachable
+        if ledger.cleanMark == .start && isUndoStack {
+            ledger.cleanMark = .unreachable
         }
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost
@@ -324,7 +329,7 @@ struct UndoStack: ~Copyable {
         } while depth > 0
         head = index
         topLevelCount -= 1
-        ledger.pointee.stepLeft(steps.removeFirst())
+        ledger.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             entries.removeSubrange(0..<head)
             for i in openBegins.indices {

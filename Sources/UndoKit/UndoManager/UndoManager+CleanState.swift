@@ -27,7 +27,7 @@ extension UndoManager {
         guard !isBusy else {
             programmerError(in: PublicCall("markClean()"), "markClean may not be called while undoing or redoing")
         }
-        ledger.pointee.cleanMark = undoStack.nesting > 0 ? .openGroup : undoStack.steps.last.map(CleanMark.step) ?? .start
+        ledger.cleanMark = undoStack.nesting > 0 ? .openGroup : undoStack.steps.last.map(CleanMark.step) ?? .start
         reportCleanState()
         publishObservableChanges()
     }
@@ -71,10 +71,10 @@ extension UndoManager {
     ///   as with ``addEventObserver(_:)``: keep it for as long as you observe.
     public func addCleanStateObserver(_ observer: @escaping (Bool) -> Void) -> EventObservation {
         let id = makeObserverID()
-        if storage.pointee.cleanStateObservers.isEmpty {
-            storage.pointee.reportedCleanState = isAtCleanMark
+        if state.cleanStateObservers.isEmpty {
+            state.reportedCleanState = isAtCleanMark
         }
-        storage.pointee.cleanStateObservers.append((id, observer))
+        state.cleanStateObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }
 
@@ -82,7 +82,7 @@ extension UndoManager {
 
     /// ``isClean``, untracked.
     var isAtCleanMark: Bool {
-        @inline(__always) get { ledger.pointee.cleanMark.isAt(undoStack.steps.last) }
+        @inline(__always) get { ledger.cleanMark.isAt(undoStack.steps.last) }
     }
 
     /// Tells the clean-state observers if ``isClean`` changed since they last heard: called
@@ -90,19 +90,19 @@ extension UndoManager {
     /// did-undo or did-redo notification. One test when nobody observes.
     @inline(__always)
     func reportCleanState() {
-        if !storage.pointee.cleanStateObservers.isEmpty {
+        if !state.cleanStateObservers.isEmpty {
             reportCleanStateNow()
         }
     }
 
     private func reportCleanStateNow() {
         // A rollback reports its result once, when it is done (spec J2, issue 25).
-        guard !storage.pointee.isRollingBackScope else { return }
+        guard !state.isRollingBackScope else { return }
         let isClean = isAtCleanMark
-        guard isClean != storage.pointee.reportedCleanState else { return }
-        storage.pointee.reportedCleanState = isClean
+        guard isClean != state.reportedCleanState else { return }
+        state.reportedCleanState = isClean
         // A copy: an observer may add or cancel observers.
-        for observer in storage.pointee.cleanStateObservers {
+        for observer in state.cleanStateObservers {
             observer.body(isClean)
         }
     }
@@ -121,8 +121,8 @@ extension UndoManager {
     /// into).
     @inline(__always)
     func markCleanAfterOpenGroup(closedAs step: StepID?) {
-        if ledger.pointee.cleanMark == .openGroup, let step {
-            ledger.pointee.cleanMark = .step(step)
+        if ledger.cleanMark == .openGroup, let step {
+            ledger.cleanMark = .step(step)
         }
     }
 
@@ -145,9 +145,9 @@ extension UndoManager {
     /// recorded nothing arrives at the marked state, now the current position. Marks on
     /// branches are the history tree's (see `UndoManager+HistoryTreeRecording.swift`).
     func markCleanAfterStepLeft(_ step: StepID, how: StepExit) {
-        guard case .step(let mark) = ledger.pointee.cleanMark else {
-            if ledger.pointee.cleanMark == .start && how == .appliedWithoutStep {
-                ledger.pointee.cleanMark = .unreachable
+        guard case .step(let mark) = ledger.cleanMark else {
+            if ledger.cleanMark == .start && how == .appliedWithoutStep {
+                ledger.cleanMark = .unreachable
             }
             return
         }
@@ -155,13 +155,13 @@ extension UndoManager {
         switch how {
         case .reverted, .absorbed:
             if mark == step || onRedoStack {
-                ledger.pointee.cleanMark = .unreachable
+                ledger.cleanMark = .unreachable
             }
         case .appliedWithoutStep:
             if mark == step {
-                ledger.pointee.cleanMark = undoStack.steps.last.map(CleanMark.step) ?? .start
+                ledger.cleanMark = undoStack.steps.last.map(CleanMark.step) ?? .start
             } else if undoStack.steps.contains(mark) {
-                ledger.pointee.cleanMark = .unreachable
+                ledger.cleanMark = .unreachable
             }
         }
     }
@@ -169,20 +169,20 @@ extension UndoManager {
     /// An undo of a group nested in an open one changed the state the redo steps start from
     /// (and may have put a new step on top of them): a mark among them is lost.
     func markCleanAfterNestedUndo() {
-        if case .step(let mark) = ledger.pointee.cleanMark, redoStack.steps.contains(mark) {
-            ledger.pointee.cleanMark = .unreachable
+        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
+            ledger.cleanMark = .unreachable
         }
     }
 
     /// Whether step `id` is anywhere: on a stack or a branch.
     func stepExists(_ id: StepID) -> Bool {
-        undoStack.steps.contains(id) || redoStack.steps.contains(id) || storage.pointee.historyTree?.branches[id] != nil
+        undoStack.steps.contains(id) || redoStack.steps.contains(id) || state.historyTree?.branches[id] != nil
     }
 
     /// A new edit is about to empty the redo stack (branches off): a mark on it is lost.
     func markCleanBeforeRedoStepsEnd() {
-        if case .step(let mark) = ledger.pointee.cleanMark, redoStack.steps.contains(mark) {
-            ledger.pointee.cleanMark = .unreachable
+        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
+            ledger.cleanMark = .unreachable
         }
     }
 
@@ -190,6 +190,6 @@ extension UndoManager {
     /// document did not change and the empty stack is its position); otherwise the mark is
     /// lost, since every step that led to it is gone.
     func markCleanAfterClearing(wasClean: Bool) {
-        ledger.pointee.cleanMark = wasClean ? .start : .unreachable
+        ledger.cleanMark = wasClean ? .start : .unreachable
     }
 }

@@ -28,7 +28,7 @@ extension UndoManager {
         let dropped = stepsBefore.count - undoStack.steps.count
         if dropped > 0 || trimmedTree {
             stopCoalescing()
-            if !storage.pointee.undoScopes.isEmpty {
+            if !state.undoScopes.isEmpty {
                 scopesDidDropOldestSteps(Array(stepsBefore.prefix(dropped)), removedCost: costBefore - undoStack.totalCost)
             }
         }
@@ -37,47 +37,47 @@ extension UndoManager {
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
-        if !storage.pointee.undoScopes.isEmpty {
+        if !state.undoScopes.isEmpty {
             scopesSawEverythingRemoved()
         }
         let wasClean = isAtCleanMark
         stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
-        let branches = storage.pointee.historyTree?.removeAllBranches()
-        storage.pointee.historyTree?.records = [:]
+        let branches = state.historyTree?.removeAllBranches()
+        state.historyTree?.records = [:]
         markCleanAfterClearing(wasClean: wasClean)
-        storage.pointee.registrationDisableCount = 0
-        storage.pointee.isUndoing = false
-        storage.pointee.isRedoing = false
+        state.registrationDisableCount = 0
+        state.isUndoing = false
+        state.isRedoing = false
         automaticGroupIsPending = false
-        storage.pointee.automaticGroupIsOpen = false
-        storage.pointee.invocationWasAborted = true
+        state.automaticGroupIsOpen = false
+        state.invocationWasAborted = true
         settle()
         withExtendedLifetime(branches) {}
     }
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
-        let inScope = !storage.pointee.undoScopes.isEmpty
+        let inScope = !state.undoScopes.isEmpty
         if inScope {
             scopesWillRemoveActions(on: identity)
         }
         let costBefore = undoStack.totalCost
         // The path before the removal, so that branches below a step it empties move up.
-        let pathBefore = storage.pointee.historyTree == nil ? nil : pathNodes()
+        let pathBefore = state.historyTree == nil ? nil : pathNodes()
         // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        var savedMarks = storage.pointee.undoScopes.map(\.cleanMark)
+        var savedMarks = state.undoScopes.map(\.cleanMark)
         let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &savedMarks)
         // A scope whose body parked the redo steps finds them unchanged here; its rollback
         // makes the removal again on them, and judges it there.
-        var redoMarks = storage.pointee.undoScopes.indices.map { redoStackBefore(scopeAt: $0) == nil ? savedMarks[$0] : .unreachable }
+        var redoMarks = state.undoScopes.indices.map { redoStackBefore(scopeAt: $0) == nil ? savedMarks[$0] : .unreachable }
         let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
         for index in savedMarks.indices where redoStackBefore(scopeAt: index) == nil {
             savedMarks[index] = redoMarks[index]
         }
         for index in savedMarks.indices {
-            storage.pointee.undoScopes[index].cleanMark = savedMarks[index]
+            state.undoScopes[index].cleanMark = savedMarks[index]
         }
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if removedFromUndo || removedFromRedo {

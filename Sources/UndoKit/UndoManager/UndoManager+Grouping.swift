@@ -10,7 +10,7 @@ extension UndoManager {
         if !busy {
             openAutomaticGroupIfNeeded()
         }
-        if !(storage.pointee.groupsByEvent && currentStack.nesting == 0) {
+        if !(state.groupsByEvent && currentStack.nesting == 0) {
             post(.checkpoint)
         }
         currentStack.pushBegin()
@@ -40,13 +40,13 @@ extension UndoManager {
         let wasEmpty: Bool
         // The history tree is only tested on a new step's close, where it stamps the step;
         // nil unless the tree was ever asked for.
-        let recordsTree = closesNewStep && storage.pointee.historyTree != nil
+        let recordsTree = closesNewStep && state.historyTree != nil
         if closesNewStep {
-            storage.pointee.automaticGroupIsOpen = false
+            state.automaticGroupIsOpen = false
             if recordsTree {
                 historyTreeWillCloseNewStep()
             }
-            wasEmpty = storage.pointee.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
+            wasEmpty = state.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
             if recordsTree {
                 historyTreeDidCloseNewStep()
             }
@@ -54,7 +54,7 @@ extension UndoManager {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
-            if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
+            if !state.undoScopes.isEmpty && !redoStack.isEmpty {
                 parkRedoStackForScope()
             }
             endRedoForNewEdit(closedNewStep: closesNewStep)
@@ -81,7 +81,7 @@ extension UndoManager {
     /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
     func endOfEvent(mode: RunLoop.Mode) -> Bool {
         guard automaticGroupIsPending else { return true }
-        guard storage.pointee.groupsByEvent && storage.pointee.runLoopModes.contains(mode) else { return false }
+        guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
         automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
         publishObservableChanges()
@@ -111,12 +111,12 @@ extension UndoManager {
 
     /// Spec R29: ``enableUndoRegistration()``.
     func reenableRegistration() {
-        guard storage.pointee.registrationDisableCount > 0 else {
+        guard state.registrationDisableCount > 0 else {
             programmerError(
                 in: PublicCall("enableUndoRegistration()"),
                 "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration"
             )
         }
-        storage.pointee.registrationDisableCount -= 1
+        state.registrationDisableCount -= 1
     }
 }

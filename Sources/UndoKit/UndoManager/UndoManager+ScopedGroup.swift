@@ -96,20 +96,20 @@ extension UndoManager {
         }
         guard registrationIsEnabled else { return try body() }
         let levelBefore = undoStack.nesting
-        storage.pointee.undoScopes.append(UndoScope(
-            cleanMark: ledger.pointee.cleanMark,
+        state.undoScopes.append(UndoScope(
+            cleanMark: ledger.cleanMark,
             totalCost: undoStack.totalCost,
-            newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
+            newestGroupMayCoalesce: state.newestGroupMayCoalesce,
             // Names, costs and flags set in the scope go to the outermost open group (spec
             // R34); if that group was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps : nil,
-            nextStepID: ledger.pointee.nextStepID
+            coordinatorRedoOrder: state.isCoordinated ? coordinator?.redoSteps : nil,
+            nextStepID: ledger.nextStepID
         ))
         beginUndoGrouping()
         let level = undoStack.nesting
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].level = level
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].openedAutomaticGroup = level - levelBefore == 2
+        state.undoScopes[state.undoScopes.count - 1].level = level
+        state.undoScopes[state.undoScopes.count - 1].openedAutomaticGroup = level - levelBefore == 2
         do {
             let result = try body()
             checkScopeIsBalanced(at: level)
@@ -133,14 +133,14 @@ extension UndoManager {
     /// entries (the first time only: later changes inside the same scope touch steps the scope
     /// itself made) so that a rollback can put them back.
     func parkRedoStackForScope() {
-        let index = storage.pointee.undoScopes.count - 1
-        guard storage.pointee.undoScopes[index].parkedRedo == nil else { return }
-        storage.pointee.undoScopes[index].parkedRedo = ParkedRedoStack(
+        let index = state.undoScopes.count - 1
+        guard state.undoScopes[index].parkedRedo == nil else { return }
+        state.undoScopes[index].parkedRedo = ParkedRedoStack(
             entries: redoStack.entries.elements,
             topLevelCount: redoStack.topLevelCount,
             totalCost: redoStack.totalCost,
             steps: redoStack.steps.ids,
-            records: storage.pointee.historyTree.map { tree in tree.records.filter { redoStack.steps.contains($0.key) } } ?? [:]
+            records: state.historyTree.map { tree in tree.records.filter { redoStack.steps.contains($0.key) } } ?? [:]
         )
     }
 
@@ -148,7 +148,7 @@ extension UndoManager {
     /// the outermost scope succeeds, so that a rollback leaves the other managers' redo steps
     /// untouched.
     func deferNewEditForScope() {
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].madeNewEdit = true
+        state.undoScopes[state.undoScopes.count - 1].madeNewEdit = true
     }
 
     // MARK: Steps older than the scopes
@@ -162,9 +162,9 @@ extension UndoManager {
 
     /// `removeAllActions(withTarget:)` is about to remove `target`'s actions inside a scope.
     func scopesWillRemoveActions(on target: ObjectIdentifier) {
-        let scopes = storage.pointee.undoScopes.indices
+        let scopes = state.undoScopes.indices
         for index in scopes {
-            let scope = storage.pointee.undoScopes[index]
+            let scope = state.undoScopes[index]
             // Actions the scope did not record (before its begin mark, or in the redo steps it
             // found) stop coalescing as any removal does; its own actions do not.
             // (A body that ended the scope's group stops the program when it exits.)
@@ -180,9 +180,9 @@ extension UndoManager {
                     }
                 } ?? redoStack.containsAction(on: target)
             if outside {
-                storage.pointee.undoScopes[index].changedOlderSteps = true
+                state.undoScopes[index].changedOlderSteps = true
             }
-            storage.pointee.undoScopes[index].removedTargets.append(target)
+            state.undoScopes[index].removedTargets.append(target)
         }
     }
 
@@ -190,8 +190,8 @@ extension UndoManager {
     /// cost of the closed top-level groups it dropped. (It judged the scopes' saved clean
     /// marks itself: ``UndoStack/removeActions(withTarget:judging:)``.)
     func scopesDidRemoveActions(removedCost: Int) {
-        for index in storage.pointee.undoScopes.indices {
-            storage.pointee.undoScopes[index].totalCost -= removedCost
+        for index in state.undoScopes.indices {
+            state.undoScopes[index].totalCost -= removedCost
         }
     }
 
@@ -199,14 +199,14 @@ extension UndoManager {
     /// oldest steps `dropped`, of cost `removedCost`, and, with branches kept, maybe only steps
     /// off the undo stack (`dropped` empty), which are older than the scope's group too.
     func scopesDidDropOldestSteps(_ dropped: [StepID], removedCost: Int) {
-        for index in storage.pointee.undoScopes.indices {
-            storage.pointee.undoScopes[index].changedOlderSteps = true
+        for index in state.undoScopes.indices {
+            state.undoScopes[index].changedOlderSteps = true
             guard !dropped.isEmpty else { continue }
-            storage.pointee.undoScopes[index].totalCost -= removedCost
+            state.undoScopes[index].totalCost -= removedCost
             // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
             // step, or at the start, below them.
-            if storage.pointee.undoScopes[index].cleanMark.isCut(byDropping: dropped) {
-                storage.pointee.undoScopes[index].cleanMark = .unreachable
+            if state.undoScopes[index].cleanMark.isCut(byDropping: dropped) {
+                state.undoScopes[index].cleanMark = .unreachable
             }
         }
     }
@@ -219,22 +219,22 @@ extension UndoManager {
     /// own copy stops the walk: its rollback makes the removal again on that copy, and judges
     /// it there. Returns the marks of the scopes that judge, for the removal to update.
     private func scopesJudgingRemovalFromParkedRedoSteps() -> Range<Int> {
-        let scopes = storage.pointee.undoScopes
+        let scopes = state.undoScopes
         let first = (scopes.lastIndex { $0.parkedRedo != nil }).map { $0 + 1 } ?? 0
         return first..<scopes.count
     }
 
     /// `removeAllActions()` inside a scope: it removed the scope's group too.
     func scopesSawEverythingRemoved() {
-        for index in storage.pointee.undoScopes.indices {
-            storage.pointee.undoScopes[index].removedAllActions = true
+        for index in state.undoScopes.indices {
+            state.undoScopes[index].removedAllActions = true
         }
     }
 
     /// The redo steps as they were when the scope at `index` began, if a scope (that one or
     /// one nested in it) has parked them; `nil` when they are still on the redo stack.
     func redoStackBefore(scopeAt index: Int) -> [UndoStack.Entry]? {
-        storage.pointee.undoScopes[index...].lazy.compactMap(\.parkedRedo).first?.entries
+        state.undoScopes[index...].lazy.compactMap(\.parkedRedo).first?.entries
     }
 
     // MARK: Closing a scope
@@ -243,7 +243,7 @@ extension UndoManager {
         let nesting = undoStack.nesting
         guard nesting != level || isBusy || !registrationIsEnabled else { return }
         let call = PublicCall("withUndoGroup(named:_:)")
-        if storage.pointee.undoScopes.last?.removedAllActions == true {
+        if state.undoScopes.last?.removedAllActions == true {
             programmerError(
                 in: call, "the body of withUndoGroup called removeAllActions(), which removed the scope's open group",
                 fix: "remove all actions after withUndoGroup returns, not inside its body"
@@ -264,13 +264,13 @@ extension UndoManager {
 
     /// The scope's group closed normally: what the scope kept passes to the enclosing one.
     private func endScope() {
-        let scope = storage.pointee.undoScopes.removeLast()
-        if let outer = storage.pointee.undoScopes.indices.last {
-            if storage.pointee.undoScopes[outer].parkedRedo == nil {
-                storage.pointee.undoScopes[outer].parkedRedo = scope.parkedRedo
+        let scope = state.undoScopes.removeLast()
+        if let outer = state.undoScopes.indices.last {
+            if state.undoScopes[outer].parkedRedo == nil {
+                state.undoScopes[outer].parkedRedo = scope.parkedRedo
             }
             if scope.madeNewEdit {
-                storage.pointee.undoScopes[outer].madeNewEdit = true
+                state.undoScopes[outer].madeNewEdit = true
             }
         } else if scope.madeNewEdit {
             newEditEndsRedo()
@@ -283,8 +283,8 @@ extension UndoManager {
         // Silent until done: the close makes the scope's group a step and the undo takes it
         // away, so isClean and the observable properties may flicker and come back. What
         // observers last heard is compared with where the rollback ends.
-        let enclosingRollback = storage.pointee.isRollingBackScope
-        storage.pointee.isRollingBackScope = true
+        let enclosingRollback = state.isRollingBackScope
+        state.isRollingBackScope = true
         // The close must neither merge the group into the previous step (an undo would then
         // revert that step too) nor trim an old step to make room for it.
         if undoStack.nesting == 1 {
@@ -299,22 +299,22 @@ extension UndoManager {
         undoStack.costLimit = costLimit
         // Removed only now: closing an empty group clears the redo stack (spec R10.6), which
         // must park it in this scope.
-        let scope = storage.pointee.undoScopes.removeLast()
+        let scope = state.undoScopes.removeLast()
 
         // The undo stack: the scope's group is gone; an event group the scope opened goes too
         // if nothing else is in it, so that its close at the end of the event finds nothing
         // (closing an empty group would clear the redo stack, spec R10.6).
         if scope.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
             automaticGroupIsPending = false
-            storage.pointee.automaticGroupIsOpen = false
+            state.automaticGroupIsOpen = false
         }
         if case .open(let saved) = scope.outerGroup, saved != nil || undoStack.topMetadata != nil {
             // A copy, not the object the group had: a redo in the body replaces that object.
             undoStack.replaceOpenTopMetadata(with: saved)
         }
         undoStack.totalCost = scope.totalCost
-        ledger.pointee.cleanMark = scope.cleanMark
-        storage.pointee.newestGroupMayCoalesce = scope.newestGroupMayCoalesce && !scope.changedOlderSteps
+        ledger.cleanMark = scope.cleanMark
+        state.newestGroupMayCoalesce = scope.newestGroupMayCoalesce && !scope.changedOlderSteps
 
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
@@ -322,16 +322,16 @@ extension UndoManager {
         // The steps the scope made (its own, if it closed at the top level, and the redo steps
         // of undos nested in it) are gone: the steps that follow get the ids they would have
         // had without the scope.
-        ledger.pointee.nextStepID = scope.nextStepID
+        ledger.nextStepID = scope.nextStepID
         if let parked = scope.parkedRedo {
             redoStack.entries.append(contentsOf: parked.entries)
             redoStack.topLevelCount = parked.topLevelCount
             redoStack.totalCost = parked.totalCost
             redoStack.steps.append(contentsOf: parked.steps)
-            storage.pointee.historyTree?.records.merge(parked.records) { _, parked in parked }
+            state.historyTree?.records.merge(parked.records) { _, parked in parked }
             // With branches kept, the new edit took these steps into a branch: they are back
             // on the path.
-            if let tree = storage.pointee.historyTree, tree.keepsBranches {
+            if let tree = state.historyTree, tree.keepsBranches {
                 for id in parked.steps {
                     if let step = tree.takeBranch(id) {
                         withExtendedLifetime(step) {}
@@ -341,16 +341,16 @@ extension UndoManager {
             // Removals in the body stay removed, and cut the marks they would have cut.
             let judging = scopesJudgingRemovalFromParkedRedoSteps()
             for target in scope.removedTargets {
-                var marks = storage.pointee.undoScopes[judging].map(\.cleanMark)
+                var marks = state.undoScopes[judging].map(\.cleanMark)
                 redoStack.removeActions(withTarget: target, judging: &marks)
                 for (index, mark) in zip(judging, marks) {
-                    storage.pointee.undoScopes[index].cleanMark = mark
+                    state.undoScopes[index].cleanMark = mark
                 }
             }
         }
         // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
-        if case .step(let id) = ledger.pointee.cleanMark, !stepExists(id) {
-            ledger.pointee.cleanMark = .unreachable
+        if case .step(let id) = ledger.cleanMark, !stepExists(id) {
+            ledger.cleanMark = .unreachable
         }
         // Last: a deinit run by the release may call back into the manager, which is
         // consistent again.
@@ -361,7 +361,7 @@ extension UndoManager {
             coordinator.checkInvariants()
             #endif
         }
-        storage.pointee.isRollingBackScope = enclosingRollback
+        state.isRollingBackScope = enclosingRollback
         reportCleanState()
         publishObservableChanges()
     }

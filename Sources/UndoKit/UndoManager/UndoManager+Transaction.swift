@@ -14,7 +14,7 @@ extension UndoManager {
     @inline(__always)
     func settle() {
         releaseDroppedEntries()
-        if !ledger.pointee.edits.isEmpty {
+        if !ledger.edits.isEmpty {
             handEditsToListeners()
         }
         reportCleanState()
@@ -24,18 +24,18 @@ extension UndoManager {
     /// The step edits recorded since the last settle, to the history tree (which forgets the
     /// records of steps that left) and the coordinator (which keeps its order by them).
     private func handEditsToListeners() {
-        let edits = ledger.pointee.edits
-        ledger.pointee.edits.removeAll(keepingCapacity: true)
-        if let tree = storage.pointee.historyTree {
+        let edits = ledger.edits
+        ledger.edits.removeAll(keepingCapacity: true)
+        if let tree = state.historyTree {
             for case .removed(let id) in edits {
                 tree.records[id] = nil
             }
         }
-        if storage.pointee.isCoordinated, let coordinator {
+        if state.isCoordinated, let coordinator {
             coordinator.apply(edits, from: self)
             #if DEBUG
             // A rollback puts the coordinator's redo order back itself, once it has settled.
-            if !storage.pointee.isRollingBackScope {
+            if !state.isRollingBackScope {
                 coordinator.checkInvariants()
             }
             #endif
@@ -45,9 +45,9 @@ extension UndoManager {
     /// Records step edits exactly while something listens: a coordinator, or the history
     /// tree. A manager with neither records nothing.
     func updateStepEditRecording() {
-        ledger.pointee.recordsEdits = storage.pointee.isCoordinated || storage.pointee.historyTree != nil
-        if !ledger.pointee.recordsEdits {
-            ledger.pointee.edits.removeAll()
+        ledger.recordsEdits = state.isCoordinated || state.historyTree != nil
+        if !ledger.recordsEdits {
+            ledger.edits.removeAll()
         }
     }
 }

@@ -8,10 +8,10 @@ extension UndoManager {
             endUndoGroupingThroughOverrides(from: "undo()")
             automaticGroupIsPending = false
         }
-        guard undoStack.nesting == 0 && !storage.pointee.isRedoing else {
+        guard undoStack.nesting == 0 && !state.isRedoing else {
             programmerError(in: PublicCall("undo()"), "undo was called with too many nested undo groups")
         }
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             route(from: "undo()") { undoNestedGroup() }
         } else {
             undoNewestGroup(in: PublicCall("undoNestedGroup()", calledBy: "undo()"))
@@ -27,7 +27,7 @@ extension UndoManager {
         guard undoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: call, "call endUndoGrouping before calling this method")
         }
-        storage.pointee.isUndoing = true
+        state.isUndoing = true
         stopCoalescing()
         let undoesTopLevelGroup = undoStack.nesting == 0
         let redoStepsBefore = redoStack.topLevelCount
@@ -39,12 +39,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
-        let undone = ledger.pointee.movingStepID
+        let undone = ledger.movingStepID
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        if let gone = ledger.pointee.endMove() {
+        if let gone = ledger.endMove() {
             markCleanAfterStepLeft(gone, how: .reverted)
         }
         if !undoesTopLevelGroup {
@@ -53,14 +53,14 @@ extension UndoManager {
         // Two tests of the flag rather than one outside the tree test: the common undo then
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
-        if undoesTopLevelGroup && storage.pointee.historyTree != nil {
+        if undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterTopLevelUndo(of: undone == 0 ? nil : StepID(rawValue: undone))
-        } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
+        } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
         settle()
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
-        storage.pointee.isUndoing = false
+        state.isUndoing = false
         checkInvariantsInDebugBuilds()
     }
 
@@ -71,13 +71,13 @@ extension UndoManager {
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
-        storage.pointee.isRedoing = true
+        state.isRedoing = true
         stopCoalescing()
         let redoesTopLevelGroup = undoStack.nesting == 0
         // A redo in the body of withUndoGroup(named:_:), whose rollback puts the step back.
         // An open scope has its group open, so the common redo (nothing open) tests only the
         // flag it computed anyway.
-        if !redoesTopLevelGroup && !storage.pointee.undoScopes.isEmpty {
+        if !redoesTopLevelGroup && !state.undoScopes.isEmpty {
             parkRedoStackForScope()
         }
         post(.willRedoChange)
@@ -89,23 +89,23 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        let redone = StepID(rawValue: ledger.pointee.movingStepID)
+        let redone = StepID(rawValue: ledger.movingStepID)
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        if let gone = ledger.pointee.endMove() {
+        if let gone = ledger.endMove() {
             markCleanAfterStepLeft(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
         }
         // Split as in undoNewestGroup(in:).
-        if redoesTopLevelGroup && storage.pointee.historyTree != nil {
+        if redoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterRedo(of: redone, topLevel: true)
-        } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
+        } else if !redoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterRedo(of: redone, topLevel: false)
         }
         settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
-        storage.pointee.isRedoing = false
+        state.isRedoing = false
         checkInvariantsInDebugBuilds()
     }
 
@@ -143,7 +143,7 @@ extension UndoManager {
     /// execute if `executing` (the group came off the redo stack), else undo.
     private func invokeSteps(of entries: StackEntries, executing: Bool) {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
-        storage.pointee.invocationWasAborted = false
+        state.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
         // the weak reference once for the run and held until the run ends (spec H3), so an
         // action that releases the target's last other reference deallocates it after the
@@ -161,7 +161,7 @@ extension UndoManager {
             switch consume entry {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
                 let step = UndoStep(targetID: id, owner: owner, handler: handler)
-                if storage.pointee.invocationWasAborted { return }
+                if state.invocationWasAborted { return }
                 if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
@@ -238,9 +238,9 @@ extension UndoManager {
                 entries.unpopDetached(entry)
                 return false
             }
-            if storage.pointee.invocationWasAborted { return true }
-            if !storage.pointee.targetsRemovedDuringInvocation.isEmpty
-                && storage.pointee.targetsRemovedDuringInvocation.contains(modelID) {
+            if state.invocationWasAborted { return true }
+            if !state.targetsRemovedDuringInvocation.isEmpty
+                && state.targetsRemovedDuringInvocation.contains(modelID) {
                 continue
             }
             let keepsCommandInStep = run(
@@ -337,7 +337,7 @@ extension UndoManager {
         // No local binding of the entry on the plain path: one kept the entry alive beside
         // the step that `register` consumes, a retain and a release per undo and per redo
         // (callgrind, W1 with commands: 48 instructions, two atomic operations).
-        if storage.pointee.isSubclassInstance,
+        if state.isSubclassInstance,
            let model = unsafeDowncast(step.owner, to: CommandEntry.self).model {
             // Overrides see the inverse registration, as they would a handler's.
             recordThroughOverrides(unsafeDowncast(step.owner, to: CommandEntry.self), on: model)
@@ -346,8 +346,8 @@ extension UndoManager {
             // what `register` does there, without its checks for a new edit (redo to end, the
             // event's group to open), which apply only outside undo and redo. A step may have
             // closed that group, or run outside undo (the coordinator's replay): `register`.
-            let stack = stacks + (storage.pointee.isUndoing ? 1 : 0)
-            if (storage.pointee.isUndoing || storage.pointee.isRedoing) && stack.pointee.nesting > 0 {
+            let stack = stacks + (state.isUndoing ? 1 : 0)
+            if (state.isUndoing || state.isRedoing) && stack.pointee.nesting > 0 {
                 stack.pointee.pushAction(step)
                 checkInvariantsInDebugBuilds()
             } else {

@@ -80,8 +80,9 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
-    /// Where both stacks' step ids come from (see ``SharedLedger``).
-    let ledger: UnsafeMutablePointer<SharedLedger>
+    /// The part of the step ledger both stacks share (see ``SharedLedger``); read through
+    /// ``ledger``.
+    let sharedLedger: UnsafeMutablePointer<SharedLedger>
 
     /// The run loop whose passes end this manager's automatic groups.
     ///
@@ -145,9 +146,9 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     public override init() {
-        (storage, stacks, stackEntries, ledger) = Self.allocateState()
+        (storage, stacks, stackEntries, sharedLedger) = Self.allocateState()
         super.init()
-        storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
+        state.isSubclassInstance = type(of: self) != UndoManager.self
     }
 
     /// Creates a manager whose automatic groups close when `runLoop` ends a pass.
@@ -175,8 +176,8 @@ open class UndoManager: NSObject {
         stacks.deallocate()
         stackEntries.deinitialize(count: 1)
         stackEntries.deallocate()
-        ledger.deinitialize(count: 1)
-        ledger.deallocate()
+        sharedLedger.deinitialize(count: 1)
+        sharedLedger.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
@@ -470,8 +471,8 @@ open class UndoManager: NSObject {
     /// manager.endUndoGrouping()
     /// ```
     open var groupsByEvent: Bool {
-        get { storage.pointee.groupsByEvent }
-        set { storage.pointee.groupsByEvent = newValue }
+        get { state.groupsByEvent }
+        set { state.groupsByEvent = newValue }
     }
 
     /// The run-loop modes in which the end of an event closes the automatic group. The
@@ -484,8 +485,8 @@ open class UndoManager: NSObject {
     /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
     /// ```
     open var runLoopModes: [RunLoop.Mode] {
-        get { storage.pointee.runLoopModes }
-        set { storage.pointee.runLoopModes = newValue }
+        get { state.runLoopModes }
+        set { state.runLoopModes = newValue }
     }
 
     // MARK: Enabling and disabling undo
@@ -501,7 +502,7 @@ open class UndoManager: NSObject {
     /// manager.enableUndoRegistration()
     /// ```
     open func disableUndoRegistration() {
-        storage.pointee.registrationDisableCount += 1
+        state.registrationDisableCount += 1
         publishObservableChanges()
     }
 
@@ -541,7 +542,7 @@ open class UndoManager: NSObject {
     /// ```
     open var isUndoing: Bool {
         trackRead(.isUndoing, \.isUndoing)
-        return storage.pointee.isUndoing
+        return state.isUndoing
     }
 
     /// Whether a redo is in progress: true while ``redo()`` runs.
@@ -551,7 +552,7 @@ open class UndoManager: NSObject {
     /// ```
     open var isRedoing: Bool {
         trackRead(.isRedoing, \.isRedoing)
-        return storage.pointee.isRedoing
+        return state.isRedoing
     }
 
     // MARK: Clearing undo operations
