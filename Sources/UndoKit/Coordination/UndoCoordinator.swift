@@ -442,10 +442,12 @@ extension UndoManager {
         // A flag first: the coordinator reference is weak, and loading it costs atomics on
         // every registration.
         if state.isCoordinated, let coordinator {
-            if state.undoScopes.isEmpty {
+            if state.savepoints.isEmpty {
                 coordinator.memberMadeNewEdit(self)
             } else {
-                deferNewEditForScope()
+                // Heard when the outermost scope succeeds, so that a rollback leaves the other
+                // members' redo steps untouched.
+                state.savepoints[state.savepoints.count - 1].madeNewEdit = true
             }
         }
     }

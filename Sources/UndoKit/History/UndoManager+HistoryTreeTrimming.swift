@@ -131,13 +131,10 @@ extension UndoManager {
         }
         // Actions removed from a branch end a coalescing run, as they do on the stacks
         // ("nothing ... removed in between", CoalescingSteps.md).
+        // Actions removed from a branch end a coalescing run, as they do on the stacks
+        // ("nothing ... removed in between", CoalescingSteps.md).
         if removedActions {
             stopCoalescing()
-            // A branch step is older than any open withUndoGroup's own group: a rollback keeps
-            // the run stopped, as for removals from the stacks (UndoManager+ScopedGroup.swift).
-            for index in state.undoScopes.indices {
-                state.undoScopes[index].changedOlderSteps = true
-            }
         }
         guard !movedUp.isEmpty else { return removed }
         if let mark = branchCleanMark(in: tree),
@@ -145,15 +142,11 @@ extension UndoManager {
             ledger.cleanMark = .unreachable
         }
         // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
-        // judged now, against the mark each open scope saved on a branch (the body may have
-        // moved the mark since). A mark on redo steps the body ended and its scope parked is
-        // judged when the rollback makes the removal again on them.
-        for index in state.undoScopes.indices {
-            guard case .step(let mark) = state.undoScopes[index].cleanMark, branchesBefore.contains(mark),
-                  state.undoScopes[index...].allSatisfy({ $0.parkedRedo?.steps.contains(mark) != true })
-            else { continue }
-            if removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-                state.undoScopes[index].cleanMark = .unreachable
+        // judged now, against the mark each open scope saved (the body may have moved the
+        // mark since).
+        if !state.savepoints.isEmpty {
+            savepointsSawTreeRemoval(changingBranches: removedActions, branchesBefore: branchesBefore) { mark in
+                removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree)
             }
         }
         for (id, step) in tree.branches {

@@ -105,7 +105,7 @@ struct UndoManagerStorage {
     /// The same for the counts and flags, as integers (see `currentScalar(of:)`).
     var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
-    var undoScopes: [UndoScope] = []
+    var savepoints: [Savepoint] = []
     /// Set while a scope rolls back: the close and the undo it is made of change state that
     /// ends where it began, so clean-state observers and Observation hear only the result,
     /// once the rollback is done (see `UndoManager+ScopedGroup.swift`).

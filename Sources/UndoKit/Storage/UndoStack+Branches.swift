@@ -95,13 +95,31 @@ extension UndoStack {
     ///
     /// - Precondition: No group is open.
     mutating func pushClosedTopLevelGroup(_ group: [Entry], id: StepID) {
+        pushClosedTopLevelGroups(group, ids: [id])
+    }
+
+    /// Pushes closed top-level groups, oldest first, as they were taken off a stack (a
+    /// savepoint's parked redo steps), with their step ids.
+    ///
+    /// - Precondition: No group is open, and `groups` holds `ids.count` closed top-level
+    ///   groups.
+    mutating func pushClosedTopLevelGroups(_ groups: [Entry], ids: [StepID]) {
         precondition(openBegins.isEmpty, "UndoStack: a group is open")
-        if case .begin(let metadata?) = group.first {
-            totalCost += metadata.cost
+        var depth = 0
+        for entry in groups {
+            switch entry {
+            case .begin(let metadata):
+                if depth == 0 { totalCost += metadata?.cost ?? 0 }
+                depth += 1
+            case .end:
+                depth -= 1
+            case .action, .singleton:
+                break
+            }
         }
-        topLevelCount += 1
-        steps.append(id)
-        entries.append(contentsOf: group)
+        topLevelCount += ids.count
+        steps.append(contentsOf: ids)
+        entries.append(contentsOf: groups)
     }
 
     /// The metadata of the closed top-level group `depth` groups below the newest (0: the

@@ -91,6 +91,16 @@ extension UndoStack {
         return true
     }
 
+    /// Whether `entries` (a stack's or a parked copy's) hold an action on `target`.
+    static func entries(_ entries: [Entry], containActionOn target: ObjectIdentifier) -> Bool {
+        entries.contains { entry in
+            switch entry {
+            case .action(let id, _, _), .singleton(let id, _, _): id == target
+            case .begin, .end: false
+            }
+        }
+    }
+
     func containsAction(on target: ObjectIdentifier) -> Bool {
         containsAction(on: target, before: entries.count)
     }

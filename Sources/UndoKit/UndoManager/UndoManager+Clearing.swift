@@ -20,7 +20,6 @@ extension UndoManager {
     /// with branches kept, the tree's least recently visited leaves.
     private func changeLimit(_ setAndTrim: (inout UndoStack) -> Void) {
         let stepsBefore = undoStack.steps.ids
-        let costBefore = undoStack.totalCost
         setAndTrim(&undoStack)
         // With branches kept, the tree's trimming may drop branch steps or the end of the
         // redo path and leave the undo stack alone: a removal all the same, which ends the run.
@@ -28,8 +27,8 @@ extension UndoManager {
         let dropped = stepsBefore.count - undoStack.steps.count
         if dropped > 0 || trimmedTree {
             stopCoalescing()
-            if !state.undoScopes.isEmpty {
-                scopesDidDropOldestSteps(Array(stepsBefore.prefix(dropped)), removedCost: costBefore - undoStack.totalCost)
+            if !state.savepoints.isEmpty {
+                savepointsSawTrim(dropping: Array(stepsBefore.prefix(dropped)))
             }
         }
         settle()
@@ -37,8 +36,8 @@ extension UndoManager {
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
-        if !state.undoScopes.isEmpty {
-            scopesSawEverythingRemoved()
+        if !state.savepoints.isEmpty {
+            savepointsSawEverythingRemoved()
         }
         let wasClean = isAtCleanMark
         stopCoalescing()
@@ -59,32 +58,21 @@ extension UndoManager {
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
-        let inScope = !state.undoScopes.isEmpty
-        if inScope {
-            scopesWillRemoveActions(on: identity)
+        if !state.savepoints.isEmpty {
+            savepointsWillRemoveActions(on: identity)
         }
-        let costBefore = undoStack.totalCost
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = state.historyTree == nil ? nil : pathNodes()
         // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        var savedMarks = state.undoScopes.map(\.cleanMark)
-        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &savedMarks)
-        // A scope whose body parked the redo steps finds them unchanged here; its rollback
-        // makes the removal again on them, and judges it there.
-        var redoMarks = state.undoScopes.indices.map { redoStackBefore(scopeAt: $0) == nil ? savedMarks[$0] : .unreachable }
+        var undoMarks = savepointMarksToJudge(onRedoStack: false)
+        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &undoMarks)
+        savepointMarksJudged(undoMarks, onRedoStack: false)
+        var redoMarks = savepointMarksToJudge(onRedoStack: true)
         let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
-        for index in savedMarks.indices where redoStackBefore(scopeAt: index) == nil {
-            savedMarks[index] = redoMarks[index]
-        }
-        for index in savedMarks.indices {
-            state.undoScopes[index].cleanMark = savedMarks[index]
-        }
+        savepointMarksJudged(redoMarks, onRedoStack: true)
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if removedFromUndo || removedFromRedo {
             stopCoalescing()
-        }
-        if inScope {
-            scopesDidRemoveActions(removedCost: costBefore - undoStack.totalCost)
         }
         settle()
         withExtendedLifetime(prunedBranches) {}

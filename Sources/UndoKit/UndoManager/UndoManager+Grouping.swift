@@ -54,9 +54,7 @@ extension UndoManager {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
-            if !state.undoScopes.isEmpty && !redoStack.isEmpty {
-                parkRedoStackForScope()
-            }
+            redoStackWillChangeInScope()
             endRedoForNewEdit(closedNewStep: closesNewStep)
         }
         if recordsTree {

@@ -146,9 +146,7 @@ extension UndoManager {
     func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
-                if !state.undoScopes.isEmpty {
-                    parkRedoStackForScope()
-                }
+                redoStackWillChangeInScope()
                 endRedoForNewEdit(closedNewStep: false)
                 settle()
                 // Observers hear of a registration only where it changes what they can read:

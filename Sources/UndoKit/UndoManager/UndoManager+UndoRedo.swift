@@ -77,8 +77,8 @@ extension UndoManager {
         // A redo in the body of withUndoGroup(named:_:), whose rollback puts the step back.
         // An open scope has its group open, so the common redo (nothing open) tests only the
         // flag it computed anyway.
-        if !redoesTopLevelGroup && !state.undoScopes.isEmpty {
-            parkRedoStackForScope()
+        if !redoesTopLevelGroup {
+            redoStackWillChangeInScope()
         }
         post(.willRedoChange)
         beginUndoGroupingThroughOverrides()
