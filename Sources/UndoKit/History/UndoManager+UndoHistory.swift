@@ -241,7 +241,7 @@ extension UndoManager {
             }
         }
         if let stepID {
-            stack.ledger.movingStepID = stepID.rawValue
+            stack.ledger.restoredStepID = stepID.rawValue
         }
         stack.closeGroup(discardIfEmpty: false)
     }

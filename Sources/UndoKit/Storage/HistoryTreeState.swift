@@ -97,10 +97,6 @@ final class HistoryTreeState {
         branches.filter { $0.value.parent == id }.keys.sorted()
     }
 
-    /// Forgets the records of steps that are no longer in the tree.
-    func forgetRecords(keeping isAlive: (StepID) -> Bool) {
-        records = records.filter { isAlive($0.key) }
-    }
 }
 
 extension HistoryTreeState {

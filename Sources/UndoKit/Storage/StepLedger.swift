@@ -13,18 +13,16 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
     var description: String { "#\(rawValue)" }
 }
 
-/// The ids of the closed top-level steps of one stack, oldest first: the stack's side of the
-/// step ledger.
+/// A list of step ids, run-length encoded: the current path of a manager's history (see
+/// ``SharedLedger/path``).
 ///
-/// Run-length encoded. Steps close in order and undo and redo move them one at a time, so a
-/// stack's ids come in long runs of consecutive numbers (ascending on the undo stack, and on
-/// the redo stack descending, since undo pushes the newest step first): one run is 16 bytes
-/// whatever its length, and the common step costs no memory of its own. The ends, which every
-/// operation but removal touches, are O(1); reaching a step by its place walks the runs.
+/// Steps close in order, so the ids along a path come in long runs of consecutive numbers:
+/// one run is 24 bytes whatever its length, and the common step costs no memory of its own.
+/// The ends are O(1); reaching an id by its place, or inserting and removing inside, walks
+/// the runs.
 struct StepLedger: ~Copyable {
     /// `count` ids up to `last`, each `delta` (1 or -1, as a wrapping `UInt64`; 0 while
-    /// `count` is 1) from the one before. The newest id is stored, not the oldest, so that
-    /// the ends the hot paths touch are a load, a comparison and two stores.
+    /// `count` is 1) from the one before.
     struct Run {
         var last: UInt64
         var delta: UInt64
@@ -34,46 +32,24 @@ struct StepLedger: ~Copyable {
         func id(at offset: Int) -> UInt64 {
             last &- delta &* UInt64(count &- 1 &- offset)
         }
-
-        var first: UInt64 { id(at: 0) }
     }
 
     private var runs = StackBuffer<Run>()
+    /// The number of ids.
+    private(set) var count = 0
 
     init() {}
 
-    init(_ ids: some Sequence<StepID>) {
-        for id in ids {
-            append(id)
-        }
-    }
+    var isEmpty: Bool { count == 0 }
 
-    var isEmpty: Bool { runs.count == 0 }
-
-    /// The number of ids. O(runs).
-    var count: Int {
-        var total = 0
-        for index in runs.indices {
-            total += runs[index].count
-        }
-        return total
-    }
-
-    /// The newest step's id.
     var last: StepID? {
-        @inline(__always) get {
-            runs.count == 0 ? nil : StepID(rawValue: runs.unsafeLast.pointee.last)
-        }
+        runs.count == 0 ? nil : StepID(rawValue: runs.unsafeLast.pointee.last)
     }
 
-    /// The oldest step's id.
-    var first: StepID? {
-        runs.first.map { StepID(rawValue: $0.first) }
-    }
-
-    /// Every id, oldest first. O(count).
+    /// Every id, in order. O(count).
     var ids: [StepID] {
         var ids: [StepID] = []
+        ids.reserveCapacity(count)
         for index in runs.indices {
             let run = runs[index]
             for offset in 0..<run.count {
@@ -83,25 +59,37 @@ struct StepLedger: ~Copyable {
         return ids
     }
 
-    /// The id at `ordinal` (0: the oldest step). O(runs).
-    subscript(ordinal: Int) -> StepID {
-        var remaining = ordinal
-        for index in runs.indices {
-            let run = runs[index]
-            if remaining >= 0 && remaining < run.count {
-                return StepID(rawValue: run.id(at: remaining))
-            }
-            remaining -= run.count
-        }
-        preconditionFailure("StepLedger: no step at ordinal \(ordinal)")
+    /// The id at `index`. O(runs), walking from the nearer end.
+    subscript(index: Int) -> StepID {
+        precondition(index >= 0 && index < count, "StepLedger: no id at \(index) of \(count)")
+        let (run, offset) = locate(index)
+        return StepID(rawValue: runs[run].id(at: offset))
     }
 
-    /// Where `id` is (0: the oldest step), or `nil`. O(runs).
-    func ordinal(of id: StepID) -> Int? {
+    /// The run holding the id at `index`, and its offset there.
+    private func locate(_ index: Int) -> (run: Int, offset: Int) {
+        if index >= count / 2 {
+            var end = count
+            for run in runs.indices.reversed() {
+                end -= runs[run].count
+                if index >= end { return (run, index - end) }
+            }
+        } else {
+            var start = 0
+            for run in runs.indices {
+                if index < start + runs[run].count { return (run, index - start) }
+                start += runs[run].count
+            }
+        }
+        preconditionFailure("StepLedger: runs do not add up to the count")
+    }
+
+    /// Where `id` is, or `nil`. O(runs).
+    func index(of id: StepID) -> Int? {
         var passed = 0
         for index in runs.indices {
             let run = runs[index]
-            // How many steps back from the run's newest id `id` is.
+            // How many ids back from the run's newest `id` is.
             let back = run.last &- id.rawValue
             let offset = run.delta == 0 ? (back == 0 ? 0 : -1) : Int(truncatingIfNeeded: back &* run.delta)
             if offset >= 0 && offset < run.count {
@@ -113,12 +101,15 @@ struct StepLedger: ~Copyable {
     }
 
     func contains(_ id: StepID) -> Bool {
-        ordinal(of: id) != nil
+        index(of: id) != nil
     }
 
-    /// Adds the newest step.
+    // MARK: Changing
+
+    /// Adds `id` at the end.
     @inline(__always)
     mutating func append(_ id: StepID) {
+        count &+= 1
         if runs.count != 0 {
             let run = runs.unsafeLast
             if id.rawValue &- run.pointee.last == run.pointee.delta {
@@ -153,61 +144,34 @@ struct StepLedger: ~Copyable {
         }
     }
 
-    /// Takes the newest step's id off.
-    ///
-    /// - Precondition: The ledger is not empty.
-    @inline(__always)
-    @discardableResult
-    mutating func removeLast() -> StepID {
-        let run = runs.unsafeLast
-        let id = run.pointee.last
-        if run.pointee.count == 1 {
-            runs.dropLast()
-        } else {
-            run.pointee.last = id &- run.pointee.delta
-            run.pointee.count &-= 1
-            if run.pointee.count == 1 {
-                run.pointee.delta = 0
-            }
+    /// Inserts `id` at `index`. O(1) at the end, O(count) inside (rare: a new step while
+    /// redo steps remain).
+    mutating func insert(_ id: StepID, at index: Int) {
+        guard index != count else {
+            append(id)
+            return
         }
-        return StepID(rawValue: id)
+        var all = ids
+        all.insert(id, at: index)
+        replace(with: all)
     }
 
-    /// Takes the oldest step's id off (the limits trim the oldest step).
-    ///
-    /// - Precondition: The ledger is not empty.
-    @inline(__always)
+    /// Removes the ids at `indices`, which are ascending, and returns them. O(runs +
+    /// indices): a run is split only where an id leaves it.
     @discardableResult
-    mutating func removeFirst() -> StepID {
-        let run = runs.pointer(at: 0)
-        let id = run.pointee.first
-        if run.pointee.count == 1 {
-            _ = runs.removeFirst()
-        } else {
-            run.pointee.count &-= 1
-            if run.pointee.count == 1 {
-                run.pointee.delta = 0
-            }
-        }
-        return StepID(rawValue: id)
-    }
-
-    /// Removes the ids at `ordinals`, which are ascending, and returns them. O(runs +
-    /// ordinals): a run is split only where an id leaves it.
-    @discardableResult
-    mutating func remove(atOrdinals ordinals: [Int]) -> [StepID] {
-        guard !ordinals.isEmpty else { return [] }
+    mutating func remove(at indices: [Int]) -> [StepID] {
+        guard !indices.isEmpty else { return [] }
         var removedIDs: [StepID] = []
-        removedIDs.reserveCapacity(ordinals.count)
-        var kept = StackBuffer<Run>(minimumCapacity: runs.count + ordinals.count)
+        removedIDs.reserveCapacity(indices.count)
+        var kept = StackBuffer<Run>(minimumCapacity: runs.count + indices.count)
         var next = 0
         var runStart = 0
         for index in runs.indices {
             let run = runs[index]
             var offset = 0
             // The ids of this run before each removed one, then after the last.
-            while next < ordinals.count && ordinals[next] < runStart + run.count {
-                let removed = ordinals[next] - runStart
+            while next < indices.count && indices[next] < runStart + run.count {
+                let removed = indices[next] - runStart
                 removedIDs.append(StepID(rawValue: run.id(at: removed)))
                 if removed > offset {
                     kept.append(Self.run(of: run, offsets: offset..<removed))
@@ -221,7 +185,66 @@ struct StepLedger: ~Copyable {
             runStart += run.count
         }
         runs = kept
+        count -= removedIDs.count
         return removedIDs
+    }
+
+    /// Removes the ids in `range` and returns them.
+    @discardableResult
+    mutating func removeSubrange(_ range: Range<Int>) -> [StepID] {
+        if range == 0..<count {
+            let all = ids
+            removeAll()
+            return all
+        }
+        return remove(at: Array(range))
+    }
+
+    /// Removes the id at `index` and returns it.
+    @discardableResult
+    mutating func remove(at index: Int) -> StepID {
+        guard index != count - 1 else { return removeLast() }
+        return remove(at: [index])[0]
+    }
+
+    /// Removes the last id. O(1).
+    @discardableResult
+    mutating func removeLast() -> StepID {
+        let run = runs.unsafeLast
+        let id = run.pointee.last
+        count &-= 1
+        if run.pointee.count == 1 {
+            runs.dropLast()
+        } else {
+            run.pointee.last = id &- run.pointee.delta
+            run.pointee.count &-= 1
+            if run.pointee.count == 1 {
+                run.pointee.delta = 0
+            }
+        }
+        return StepID(rawValue: id)
+    }
+
+    /// Removes the first id (the limits trim the oldest step). O(1) but for a run of one.
+    @discardableResult
+    mutating func removeFirst() -> StepID {
+        let run = runs.pointer(at: 0)
+        let id = run.pointee.id(at: 0)
+        count &-= 1
+        if run.pointee.count == 1 {
+            _ = runs.removeFirst()
+        } else {
+            run.pointee.count &-= 1
+            if run.pointee.count == 1 {
+                run.pointee.delta = 0
+            }
+        }
+        return StepID(rawValue: id)
+    }
+
+    mutating func removeAll() {
+        runs.removeAll(keepingCapacity: true)
+        count = 0
     }
 
     /// The part of `run` at `offsets` (from its first id), as a run of its own.
@@ -229,13 +252,16 @@ struct StepLedger: ~Copyable {
         Run(last: run.id(at: offsets.upperBound - 1), delta: offsets.count == 1 ? 0 : run.delta, count: offsets.count)
     }
 
-    mutating func removeAll() {
-        runs.removeAll(keepingCapacity: true)
+    private mutating func replace(with ids: [StepID]) {
+        removeAll()
+        append(contentsOf: ids)
     }
 
-    /// Checks that the runs add up to the count and hold no id twice; for the invariant check.
+    /// Checks that the runs are well formed, add up to the count and hold no id twice; for the
+    /// invariant check.
     func checkInvariants() {
         let all = ids
+        precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, the count is \(count)")
         precondition(Set(all).count == all.count, "StepLedger: an id twice in \(all)")
         for index in runs.indices {
             let run = runs[index]

@@ -30,9 +30,10 @@ extension UndoStack {
         precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
         precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
         precondition(totalCost == recomputedTotalCost(), "UndoStack: totalCost \(totalCost), groups say \(recomputedTotalCost())")
-        steps.checkInvariants()
+        // The step an undo or redo is moving is on the redo side of the path until it lands.
+        let moving = !isUndoStack && ledger.move != .none ? 1 : 0
         precondition(
-            steps.count == closedTopLevelGroupCount,
+            steps.count == closedTopLevelGroupCount + moving,
             "UndoStack: the ledger holds \(steps.count) steps, the stack \(closedTopLevelGroupCount) closed top-level groups"
         )
         if limit > 0 {
@@ -71,7 +72,8 @@ extension UndoManager {
         )
         stackEntries.pointee.checkInvariants()
         // One identity per step: no id on two stacks or on a stack and a branch, none to come.
-        let ids = undoStack.steps.ids + redoStack.steps.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
+        ledger.path.checkInvariants()
+        let ids = ledger.path.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
         precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
         precondition(ids.allSatisfy { $0.rawValue < ledger.nextStepID }, "UndoManager: a step id not yet given")
     }

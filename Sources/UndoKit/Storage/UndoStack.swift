@@ -64,8 +64,10 @@ struct UndoStack: ~Copyable {
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
     /// The ids of the closed top-level groups, oldest first: this stack's side of the step
-    /// ledger (see ``StepLedger``).
-    var steps = StepLedger()
+    /// ledger's path (see ``SharedLedger``).
+    var steps: StackSteps {
+        @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
+    }
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
     var limit = 0 {
         didSet { updateTrimsOnClose() }
@@ -177,7 +179,7 @@ struct UndoStack: ~Copyable {
             entries.append(.end(length: length))
         }
         if closesTopLevel {
-            steps.append(ledger.takeStepID(ontoUndoStack: isUndoStack))
+            ledger.stepClosed(onUndoStack: isUndoStack)
             if trimsOnClose {
                 trimAfterTopLevelClose()
             }
@@ -223,7 +225,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
-            ledger.movingStepID = steps.removeLast().rawValue
+            ledger.stepWillMove(fromUndoStack: isUndoStack)
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -246,7 +248,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
-            ledger.movingStepID = steps.removeLast().rawValue
+            ledger.stepWillMove(fromUndoStack: isUndoStack)
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -277,13 +279,11 @@ struct UndoStack: ~Copyable {
         head = 0
         topLevelCount = 0
         totalCost = 0
-        if ledger.recordsEdits {
-            for id in steps.ids {
-                ledger.stepLeft(id)
-            }
+        for id in steps.removeAll() {
+            ledger.stepLeft(id)
         }
-        steps.removeAll()
-        ledger.movingStepID = 0
+        // A step an undo or redo was moving went with the redo side.
+        ledger.move = .none
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.

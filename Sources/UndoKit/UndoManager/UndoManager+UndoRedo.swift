@@ -39,7 +39,8 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
-        let undone = ledger.movingStepID
+        // The step on its way to the redo stack, for the history tree.
+        let undone = undoesTopLevelGroup && state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
@@ -54,7 +55,7 @@ extension UndoManager {
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
         if undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterTopLevelUndo(of: undone == 0 ? nil : StepID(rawValue: undone))
+            historyTreeAfterTopLevelUndo(of: undone)
         } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -89,7 +90,7 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        let redone = StepID(rawValue: ledger.movingStepID)
+        let redone = state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
