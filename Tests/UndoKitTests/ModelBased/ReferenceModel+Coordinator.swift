@@ -35,20 +35,17 @@ extension ModelBased {
         private(set) var redoOrder: [OrderedStep] = []
         /// The shared run loop's arming order (`Reference.armingClock`).
         private var armClock = 0
-        /// How often each member armed since the last tick, to steer clear of a known bug.
-        private var armingsInPass: [Int: Int] = [:]
         var coverage: [String: Int] = [:]
 
         init(members: [Reference]) {
             self.members = members
             for slot in members.indices {
-                members[slot].armingClock = { [unowned self] in self.nextArm(slot) }
+                members[slot].armingClock = { [unowned self] in self.nextArm() }
             }
         }
 
-        private func nextArm(_ slot: Int) -> Int {
+        private func nextArm() -> Int {
             armClock += 1
-            armingsInPass[slot, default: 0] += 1
             return armClock
         }
 
@@ -108,8 +105,7 @@ extension ModelBased {
             undoOrder.removeAll { $0.member == slot }
             redoOrder.removeAll { $0.member == slot }
             members[slot].coordination = nil
-            fresh.armingClock = { [unowned self] in self.nextArm(slot) }
-            armingsInPass[slot] = nil
+            fresh.armingClock = { [unowned self] in self.nextArm() }
             members[slot] = fresh
         }
 
@@ -145,10 +141,6 @@ extension ModelBased {
                 // the other members' redo stacks (its own manager clears its own).
                 for other in attached where other != slot && members[other].redoStack.count > 0 {
                     cover("a new edit cleared another member's redo steps")
-                    if let distance = members[other].cleanDistance, distance < 0 {
-                        // UndoKit clears the redo stack but keeps the mark (KnownIssueTests.swift).
-                        members[other].knownBugHit = ModelBased.KnownBug.coordinatorClearingKeepsCleanMark
-                    }
                     members[other].reportingCleanChange {
                         members[other].endRedoPath(
                             clearing: "another member's new edit cleared the redos it needed",
@@ -236,12 +228,6 @@ extension ModelBased {
         /// The member `undo()` would call, once the events are ended.
         var undoMember: Int? { lookAhead.undo?.member }
 
-        /// Whether the event group that opened last would merge into its member's previous step
-        /// when `undo()` ends the event: UndoKit then names it (a known bug).
-        var newestOpenGroupWouldCoalesce: Bool {
-            closableMembers.last.map { members[$0].openGroupWouldCoalesce } ?? false
-        }
-
         /// Whether `undo()` would stop the program: the member whose step it would revert has a
         /// group open that ending the event does not close (`UndoCoordinator.undo()`'s
         /// precondition). "The step undo() would revert" is then undefined, and so are
@@ -308,13 +294,7 @@ extension ModelBased {
             let closing = pending.filter { attached.contains($0) && members[$0].undoStack.nesting > 0 }
             if closing.count > 1 {
                 cover("one tick closed several members' groups")
-                if closing.contains(where: { armingsInPass[$0, default: 0] > 1 }) {
-                    // UndoKit's loop closes a group opened again in the pass at the place of the
-                    // member's first one (KnownIssueTests.swift).
-                    members[closing[0]].knownBugHit = ModelBased.KnownBug.tickOrderFollowsFirstArming
-                }
             }
-            armingsInPass = [:]
             for slot in pending {
                 members[slot].tick(.standard)
             }

@@ -305,11 +305,6 @@ extension ModelBased.Reference {
             let overCount = levelsOfUndo > 0 && total > levelsOfUndo
             let cost = undoStack.totalCost + redoStack.totalCost + branchSteps.values.reduce(0) { $0 + $1.info.cost }
             let overCost = actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count > 1
-            if actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count == 1 && undoStack.nesting > 0 {
-                // UndoKit counts the open group as a node here and drops the last step
-                // (KnownIssueTests.swift); the harness ends the script before UndoKit runs it.
-                knownBugHit = ModelBased.KnownBug.costTrimCountsTheOpenGroup
-            }
             guard overCount || overCost else { break }
             if overCost && !overCount {
                 cover("tree trimmed by cost")
