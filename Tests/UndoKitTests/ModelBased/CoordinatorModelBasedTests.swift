@@ -324,6 +324,9 @@ extension ModelBased {
             }
             var (expectedCoordinator, expected) = sides.observeModel()
             var (actualCoordinator, actual) = sides.observeUndoKit()
+            if sides.model.newestOpenGroupWouldCoalesce {
+                sides.model.cover("coordinator undo name: the newest open group will merge into an older step")
+            }
             if sides.model.undoWouldTrap {
                 // Unsettled (see `undoWouldTrap`): UndoKit names the member's open group, as
                 // UndoManager.undoActionName does; the docs name the step undo() reverts.
@@ -490,6 +493,10 @@ struct CoordinatorModelBasedTests {
                 "endEventGroup closed the automatic group", "removal dropped a top-level group",
                 "coordinator cannot redo: ending an empty event group would end redo",
                 "clean mark lost: another member's new edit cleared the redos it needed",
+                // The situations of the bugs the model found (ModelFoundRegressionTests.swift).
+                "a discarded redo group took its cost with it",
+                "one tick closed a group opened again in the pass behind a newer one",
+                "coordinator undo name: the newest open group will merge into an older step",
             ] where statistics.coverage[situation, default: 0] == 0 {
                 if guardsTheGenerator {
                     Issue.record("never reached: \(situation)")

@@ -471,6 +471,20 @@ extension ModelBased {
                 return
             }
             model.coverage["withUndoGroup rolled back", default: 0] += 1
+            // Issue 26: the rollback's undo copies the cost of the outermost open group (of the
+            // scope's own group, at the top level) to a redo group it then discards.
+            func setsCost(_ steps: [Step]) -> Bool {
+                steps.contains { step in
+                    switch step {
+                    case let .setCost(bytes): bytes > 0
+                    case let .scope(_, body, _): setsCost(body)
+                    default: false
+                    }
+                }
+            }
+            if setsCost(body) || (model.undoStack.nesting > 0 && (model.undoStack.topInfo?.cost ?? 0) > 0) {
+                model.coverage["withUndoGroup rolled back a group with a cost", default: 0] += 1
+            }
             // Issue 26: a rollback is a savepoint's: the steps the scope made (its own group,
             // closed before it is rolled back, and the redo steps of undos nested in it) are
             // gone, and the steps that follow get the ids they would have had without it.
@@ -895,6 +909,11 @@ struct ModelBasedTests {
                 "command undone", "command redone", "command on a released model skipped",
                 "endEventGroup closed the automatic group",
                 "endEventGroup refused: the open group is not the automatic one alone",
+                // The situations of the bugs the model found (ModelFoundRegressionTests.swift).
+                "a discarded redo group took its cost with it", "withUndoGroup rolled back a group with a cost",
+                "endEventGroup refused: an explicit group begun after the automatic one was closed by hand",
+                "tree over the budget kept its only step while a group is open",
+                "tree over the budget kept its only step, off the path, while a group is open",
             ] where statistics.coverage[situation, default: 0] == 0 {
                 if guardsTheGenerator {
                     Issue.record("never reached: \(situation)")

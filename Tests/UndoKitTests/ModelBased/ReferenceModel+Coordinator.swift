@@ -35,17 +35,23 @@ extension ModelBased {
         private(set) var redoOrder: [OrderedStep] = []
         /// The shared run loop's arming order (`Reference.armingClock`).
         private var armClock = 0
+        /// When each member first armed since the last tick (for the coverage of a tick
+        /// closing a group opened again in the pass).
+        private var firstArmedInPass: [Int: Int] = [:]
         var coverage: [String: Int] = [:]
 
         init(members: [Reference]) {
             self.members = members
             for slot in members.indices {
-                members[slot].armingClock = { [unowned self] in self.nextArm() }
+                members[slot].armingClock = { [unowned self] in self.nextArm(slot) }
             }
         }
 
-        private func nextArm() -> Int {
+        private func nextArm(_ slot: Int) -> Int {
             armClock += 1
+            if firstArmedInPass[slot] == nil {
+                firstArmedInPass[slot] = armClock
+            }
             return armClock
         }
 
@@ -105,7 +111,8 @@ extension ModelBased {
             undoOrder.removeAll { $0.member == slot }
             redoOrder.removeAll { $0.member == slot }
             members[slot].coordination = nil
-            fresh.armingClock = { [unowned self] in self.nextArm() }
+            fresh.armingClock = { [unowned self] in self.nextArm(slot) }
+            firstArmedInPass[slot] = nil
             members[slot] = fresh
         }
 
@@ -228,6 +235,12 @@ extension ModelBased {
         /// The member `undo()` would call, once the events are ended.
         var undoMember: Int? { lookAhead.undo?.member }
 
+        /// Whether the event group that opened last would merge into its member's previous
+        /// step when `undo()` ends the event (the coordinator then names an older step).
+        var newestOpenGroupWouldCoalesce: Bool {
+            closableMembers.last.map { members[$0].openGroupWouldCoalesce } ?? false
+        }
+
         /// Whether `undo()` would stop the program: the member whose step it would revert has a
         /// group open that ending the event does not close (`UndoCoordinator.undo()`'s
         /// precondition). "The step undo() would revert" is then undefined, and so are
@@ -294,7 +307,19 @@ extension ModelBased {
             let closing = pending.filter { attached.contains($0) && members[$0].undoStack.nesting > 0 }
             if closing.count > 1 {
                 cover("one tick closed several members' groups")
+                // A member that armed again in the pass closes behind a group opened after its
+                // first arming.
+                let closesBehindANewerGroup = closing.contains { slot in
+                    guard let first = firstArmedInPass[slot] else { return false }
+                    return closing.contains { other in
+                        (first..<members[slot].armedAt).contains(members[other].armedAt)
+                    }
+                }
+                if closesBehindANewerGroup {
+                    cover("one tick closed a group opened again in the pass behind a newer one")
+                }
             }
+            firstArmedInPass = [:]
             for slot in pending {
                 members[slot].tick(.standard)
             }

@@ -305,6 +305,12 @@ extension ModelBased.Reference {
             let overCount = levelsOfUndo > 0 && total > levelsOfUndo
             let cost = undoStack.totalCost + redoStack.totalCost + branchSteps.values.reduce(0) { $0 + $1.info.cost }
             let overCost = actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count > 1
+            if actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count == 1 && undoStack.nesting > 0 {
+                cover(
+                    tree.path.isEmpty
+                        ? "tree over the budget kept its only step, off the path, while a group is open"
+                        : "tree over the budget kept its only step while a group is open")
+            }
             guard overCount || overCost else { break }
             if overCost && !overCount {
                 cover("tree trimmed by cost")

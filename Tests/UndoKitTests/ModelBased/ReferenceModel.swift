@@ -1075,6 +1075,9 @@ extension ModelBased {
             perform(undoStack.popNewestClosedGroup())
             if isEnabled {
                 post(.checkpoint)
+                if redoStack.newestIsBegin && (redoStack.topInfo?.cost ?? 0) > 0 {
+                    cover("a discarded redo group took its cost with it")
+                }
                 redoStack.closeDiscardingIfEmpty()
             }
             // Issue 20: the redo step a nested undo builds copies the open parent's metadata
