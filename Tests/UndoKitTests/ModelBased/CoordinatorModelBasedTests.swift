@@ -156,12 +156,9 @@ extension ModelBased {
         let setup: CoordinatedSetup
         let withUndoKit: Bool
         private(set) var members: [SideBySide] = []
-        private(set) var model: CoordinatorReference
+        let model: CoordinatorReference
         let loop = SimulatedRunLoop()
         let coordinator = UndoCoordinator()
-        /// The steps run so far, to rebuild the models without a step that would hit a known
-        /// UndoKit bug.
-        private var applied: [CoordinatedStep] = []
 
         init(_ setup: CoordinatedSetup, withUndoKit: Bool) {
             self.setup = setup
@@ -187,24 +184,7 @@ extension ModelBased {
         func skipReason(for step: CoordinatedStep) -> SkipReason? {
             switch step {
             case let .member(slot, memberStep):
-                let member = model.members[slot]
-                if let reason = member.skipReason(for: memberStep) {
-                    return reason
-                }
-                // A group begun at level 0 after the automatic group was closed by hand takes
-                // its place at level 1 with the close still armed; UndoKit's endEventGroup()
-                // closes it (a known bug), and the coordinator, which ends events with it,
-                // answers for it as for an automatic group. Kept out of coordinated scripts.
-                switch memberStep {
-                case .begin, .scope:
-                    if member.isEnabled && member.groupsByEvent && member.autoPending && member.undoStack.nesting == 0 {
-                        return SkipReason(
-                            rule: "known UndoKit bug", detail: nil,
-                            situation: ModelBased.KnownBug.endEventGroupClosesAnExplicitGroup)
-                    }
-                default: break
-                }
-                return nil
+                return model.members[slot].skipReason(for: memberStep)
             case .tick:
                 return model.members.lazy.compactMap { $0.skipReason(for: .tick(.standard)) }.first
             case .undo:
@@ -230,29 +210,22 @@ extension ModelBased {
             }
         }
 
-        /// Runs `step` on the model, then on UndoKit; returns the known UndoKit bug that kept
-        /// it from UndoKit (the models are then rebuilt without it), nil if it ran.
-        @discardableResult
-        func apply(_ step: CoordinatedStep) -> String? {
+        /// Runs `step` on the model, then on UndoKit.
+        func apply(_ step: CoordinatedStep) {
             switch step {
             case let .member(slot, memberStep):
-                if let bug = members[slot].apply(memberStep, rebuildsModel: false, knownBug: { self.knownBugHit }) {
-                    return rebuildModels(steeringClearOf: bug)
-                }
+                members[slot].apply(memberStep)
                 // Another member's new edit may have cleared this one's redo steps, a removal
                 // or a trim may have dropped steps.
                 model.prune()
             case .tick:
                 model.tick()
-                if let bug = knownBugHit { return rebuildModels(steeringClearOf: bug) }
                 if withUndoKit { loop.tick() }
             case .undo:
                 model.undo()
-                if let bug = knownBugHit { return rebuildModels(steeringClearOf: bug) }
                 if withUndoKit { coordinator.undo() }
             case .redo:
                 model.redo()
-                if let bug = knownBugHit { return rebuildModels(steeringClearOf: bug) }
                 if withUndoKit { coordinator.redo() }
             case .markClean:
                 model.markClean()
@@ -274,35 +247,6 @@ extension ModelBased {
                     member.apply(.advanceClock(milliseconds: milliseconds))
                 }
             }
-            applied.append(step)
-            return nil
-        }
-
-        private var knownBugHit: String? {
-            model.members.lazy.compactMap(\.knownBugHit).first
-        }
-
-        /// Replays the steps run so far on fresh models, and takes those: the last step is then
-        /// run on neither side.
-        private func rebuildModels(steeringClearOf bug: String) -> String {
-            let coverage = model.members.reduce(into: model.coverage) { total, member in
-                total.merge(member.coverage, uniquingKeysWith: +)
-            }
-            let fresh = CoordinatedSides(setup, withUndoKit: false)
-            for step in applied {
-                precondition(fresh.apply(step) == nil, "model: a replayed step hit a known bug")
-            }
-            for slot in members.indices {
-                members[slot].takeModel(of: fresh.members[slot])
-                let member = members[slot].model.model
-                member.events = []
-                member.cleanChanges = []
-                member.coverage = [:]
-            }
-            model = fresh.model
-            model.coverage = coverage
-            model.cover("step skipped: known UndoKit bug: \(bug)")
-            return bug
         }
 
         /// All coverage so far: the coordinator's and its current members'.
@@ -373,26 +317,20 @@ extension ModelBased {
             {
                 rollsBack = (slot, sides.model.members[slot].isClean)
             }
-            if let bug = sides.apply(step) {
-                skipped[position] = SkipReason(rule: "known UndoKit bug", detail: nil, situation: bug)
-                statistics.stepsSkippedForKnownBugs += 1
-                continue
-            }
+            sides.apply(step)
             statistics.stepsRun += 1
             for member in sides.members {
                 member.real!.manager.checkInvariants()
             }
             var (expectedCoordinator, expected) = sides.observeModel()
             var (actualCoordinator, actual) = sides.observeUndoKit()
-            let undoWouldTrap = sides.model.undoWouldTrap
-            if undoWouldTrap || sides.model.newestOpenGroupWouldCoalesce {
+            if sides.model.newestOpenGroupWouldCoalesce {
+                sides.model.cover("coordinator undo name: the newest open group will merge into an older step")
+            }
+            if sides.model.undoWouldTrap {
                 // Unsettled (see `undoWouldTrap`): UndoKit names the member's open group, as
-                // UndoManager.undoActionName does; the docs name the step undo() reverts. Or a
-                // known bug (KnownIssueTests.swift).
-                sides.model.cover(
-                    undoWouldTrap
-                        ? "coordinator undo name not compared: undo() would stop the program"
-                        : "coordinator undo name not compared: known UndoKit bug: \(ModelBased.KnownBug.coordinatorNameIgnoresCoalescing)")
+                // UndoManager.undoActionName does; the docs name the step undo() reverts.
+                sides.model.cover("coordinator undo name not compared: undo() would stop the program")
                 for title in [\CoordinatorObservation.undoActionName, \.undoMenuItemTitle] {
                     expectedCoordinator[keyPath: title] = "(not compared)"
                     actualCoordinator[keyPath: title] = "(not compared)"
@@ -537,8 +475,7 @@ struct CoordinatorModelBasedTests {
         }
         print(
             "[Coordinated] \(statistics.scripts) scripts, \(statistics.stepsRun) steps run, "
-                + "\(statistics.stepsSkipped) skipped, \(statistics.failures) failing, "
-                + "\(statistics.stepsSkippedForKnownBugs) skipped for known UndoKit bugs, in \(ContinuousClock.now - start); "
+                + "\(statistics.stepsSkipped) skipped, \(statistics.failures) failing, in \(ContinuousClock.now - start); "
                 + "coverage: \(statistics.coverage.sorted { $0.key < $1.key })")
         // As in the single-manager test: the generator must keep reaching these situations.
         if only == nil && scriptCount >= Self.defaultScriptCount && statistics.failures == 0 {
@@ -556,6 +493,10 @@ struct CoordinatorModelBasedTests {
                 "endEventGroup closed the automatic group", "removal dropped a top-level group",
                 "coordinator cannot redo: ending an empty event group would end redo",
                 "clean mark lost: another member's new edit cleared the redos it needed",
+                // The situations of the bugs the model found (ModelFoundRegressionTests.swift).
+                "a discarded redo group took its cost with it",
+                "one tick closed a group opened again in the pass behind a newer one",
+                "coordinator undo name: the newest open group will merge into an older step",
             ] where statistics.coverage[situation, default: 0] == 0 {
                 if guardsTheGenerator {
                     Issue.record("never reached: \(situation)")

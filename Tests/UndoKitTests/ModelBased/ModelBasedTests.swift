@@ -10,8 +10,8 @@ import Testing
 // step in the scripts that record it. Issue 26 adds costs (`setActionCost(_:)`,
 // `actionCostLimit`, `totalActionCost`), commands (`perform(_:on:)`) and `endEventGroup()`
 // (ReferenceModel+Costs.swift), and an `UndoCoordinator` over several managers
-// (CoordinatorModelBasedTests.swift). Steps that would hit a known UndoKit bug are skipped on
-// both sides (KnownIssueTests.swift reproduces each bug).
+// (CoordinatorModelBasedTests.swift). The UndoKit bugs these found are reproduced in
+// ModelFoundRegressionTests.swift.
 //
 // Reproducing a failure: the issue names the master seed and the script's index, and shows
 // the script shrunk to the steps that matter. Run
@@ -471,24 +471,19 @@ extension ModelBased {
                 return
             }
             model.coverage["withUndoGroup rolled back", default: 0] += 1
-            // Issue 26: the rollback undoes the scope's group, and that undo copies the cost of
-            // the outermost open group (or of the scope's own group, at the top level) to the
-            // redo group it builds: a known UndoKit bug when that group is then discarded
-            // (KnownIssueTests.swift). The model does not run the body, so it steers clear of
-            // every rollback that copies a cost.
-            func bodyCost(_ steps: [Step]) -> Int {
-                steps.reduce(0) { total, step in
+            // Issue 26: the rollback's undo copies the cost of the outermost open group (of the
+            // scope's own group, at the top level) to a redo group it then discards.
+            func setsCost(_ steps: [Step]) -> Bool {
+                steps.contains { step in
                     switch step {
-                    case let .setCost(bytes): total + bytes
-                    case let .scope(_, body, _): total + bodyCost(body)
-                    default: total
+                    case let .setCost(bytes): bytes > 0
+                    case let .scope(_, body, _): setsCost(body)
+                    default: false
                     }
                 }
             }
-            let openCost = model.undoStack.nesting > 0 ? model.undoStack.topInfo?.cost ?? 0 : 0
-            if openCost + bodyCost(body) > 0 {
-                model.knownBugHit = ModelBased.KnownBug.discardedRedoGroupKeepsCost
-                return
+            if setsCost(body) || (model.undoStack.nesting > 0 && (model.undoStack.topInfo?.cost ?? 0) > 0) {
+                model.coverage["withUndoGroup rolled back a group with a cost", default: 0] += 1
             }
             // Issue 26: a rollback is a savepoint's: the steps the scope made (its own group,
             // closed before it is rolled back, and the redo steps of undos nested in it) are
@@ -565,17 +560,13 @@ extension ModelBased {
 
     /// The model and (optionally) UndoKit, set up alike and fed the same steps.
     final class SideBySide {
-        private(set) var model: ModelSide
+        let model: ModelSide
         let real: RealSide?
         /// Identities are allocated here, so they match on both sides.
         private var nextTargetID = targetCount
-        /// Issue 26: what the model is rebuilt from when a step would hit a known UndoKit bug.
-        private let setup: Setup
-        private var applied: [Step] = []
 
         /// `manager`: a coordinator member's (issue 26); a new `UndoManager()` otherwise.
         init(_ setup: Setup, withUndoKit: Bool, manager: UndoManager? = nil) {
-            self.setup = setup
             let firstIDs = Array(0..<targetCount)
             model = ModelSide(firstTargetIDs: firstIDs, reactions: setup.reactions)
             model.model.groupsByEvent = setup.groupsByEvent
@@ -597,19 +588,7 @@ extension ModelBased {
         }
 
         /// `toModel: false` is for a step the model predicts to trap: only UndoKit runs it.
-        ///
-        /// Issue 26: a step on which the model hits a known UndoKit bug
-        /// (`Reference.knownBugHit`) is not run on UndoKit, and the model is rebuilt without
-        /// it, by replaying the steps before it: the step is skipped on both sides. Returns
-        /// that bug, nil when the step ran.
-        ///
-        /// `rebuildsModel: false` leaves the model as the step left it, and `knownBug` names a
-        /// known bug the step hit elsewhere (in a coordinated script, which rebuilds all its
-        /// members' models at once, CoordinatorModelBasedTests.swift).
-        @discardableResult
-        func apply(
-            _ step: Step, toModel: Bool = true, rebuildsModel: Bool = true, knownBug: () -> String? = { nil }
-        ) -> String? {
+        func apply(_ step: Step, toModel: Bool = true) {
             let newTargetID = nextTargetID
             if case .replaceTarget = step {
                 nextTargetID += 1
@@ -619,38 +598,8 @@ extension ModelBased {
             let historyTarget = model.model.historyTarget(for: step)
             if toModel {
                 model.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
-                if let bug = model.model.knownBugHit ?? knownBug() {
-                    if rebuildsModel {
-                        rebuildModelWithoutLastStep(steeringClearOf: bug)
-                    }
-                    return bug
-                }
-                applied.append(step)
             }
             real?.apply(step, newTargetID: newTargetID, historyTarget: historyTarget)
-            return nil
-        }
-
-        /// Issue 26: takes the model (and the target identities) of `other`, a model-only
-        /// replay of this side's steps.
-        func takeModel(of other: SideBySide) {
-            model = other.model
-            nextTargetID = other.nextTargetID
-        }
-
-        private func rebuildModelWithoutLastStep(steeringClearOf bug: String) {
-            let fresh = SideBySide(setup, withUndoKit: false)
-            for step in applied {
-                fresh.apply(step)
-            }
-            precondition(fresh.model.model.knownBugHit == nil, "model: a replayed step hit a known bug")
-            // What the last observation took is taken; the coverage so far is kept.
-            fresh.model.model.events = []
-            fresh.model.model.cleanChanges = []
-            fresh.model.model.coverage = model.model.coverage
-            fresh.model.model.cover("step skipped: known UndoKit bug: \(bug)")
-            model = fresh.model
-            nextTargetID = fresh.nextTargetID
         }
     }
 
@@ -661,8 +610,6 @@ extension ModelBased {
         var stepsSkipped = 0
         var failures = 0
         var coverage: [String: Int] = [:]
-        /// Issue 26: steps skipped because they would hit a known UndoKit bug.
-        var stepsSkippedForKnownBugs = 0
     }
 
     /// A script as data, so a failing one can be replayed, trimmed and shrunk.
@@ -715,7 +662,6 @@ extension ModelBased {
             print("[ModelBased] setup: \(script.setup)")
         }
         statistics.scripts += 1
-        // `sides.model` is rebuilt when a step would hit a known UndoKit bug.
         defer { statistics.coverage.merge(sides.model.model.coverage, uniquingKeysWith: +) }
 
         var skipped: [Int: SkipReason] = [:]
@@ -733,15 +679,7 @@ extension ModelBased {
             }
             let wasClean = model.model.isClean
             let rollsBack = step.containsFailingScope && model.model.isEnabled
-            if let bug = sides.apply(step) {
-                // Run on neither side in the end.
-                skipped[position] = SkipReason(rule: "known UndoKit bug", detail: nil, situation: bug)
-                statistics.stepsSkippedForKnownBugs += 1
-                if trace {
-                    print("[ModelBased]    (skipped after all: it would hit a known UndoKit bug: \(bug))")
-                }
-                continue
-            }
+            sides.apply(step)
             statistics.stepsRun += 1
             real.manager.checkInvariants()
 
@@ -916,8 +854,7 @@ struct ModelBasedTests {
         let elapsed = ContinuousClock.now - start
         print(
             "[ModelBased] \(statistics.scripts) scripts, \(statistics.stepsRun) steps run, "
-                + "\(statistics.stepsSkipped) skipped, \(statistics.failures) failing, "
-                + "\(statistics.stepsSkippedForKnownBugs) skipped for known UndoKit bugs, in \(elapsed); "
+                + "\(statistics.stepsSkipped) skipped, \(statistics.failures) failing, in \(elapsed); "
                 + "coverage: \(statistics.coverage.sorted { $0.key < $1.key })")
 
         // The generator must keep reaching the situations the model was written for;
@@ -972,6 +909,11 @@ struct ModelBasedTests {
                 "command undone", "command redone", "command on a released model skipped",
                 "endEventGroup closed the automatic group",
                 "endEventGroup refused: the open group is not the automatic one alone",
+                // The situations of the bugs the model found (ModelFoundRegressionTests.swift).
+                "a discarded redo group took its cost with it", "withUndoGroup rolled back a group with a cost",
+                "endEventGroup refused: an explicit group begun after the automatic one was closed by hand",
+                "tree over the budget kept its only step while a group is open",
+                "tree over the budget kept its only step, off the path, while a group is open",
             ] where statistics.coverage[situation, default: 0] == 0 {
                 if guardsTheGenerator {
                     Issue.record("never reached: \(situation)")

@@ -35,8 +35,9 @@ extension ModelBased {
         private(set) var redoOrder: [OrderedStep] = []
         /// The shared run loop's arming order (`Reference.armingClock`).
         private var armClock = 0
-        /// How often each member armed since the last tick, to steer clear of a known bug.
-        private var armingsInPass: [Int: Int] = [:]
+        /// When each member first armed since the last tick (for the coverage of a tick
+        /// closing a group opened again in the pass).
+        private var firstArmedInPass: [Int: Int] = [:]
         var coverage: [String: Int] = [:]
 
         init(members: [Reference]) {
@@ -48,7 +49,9 @@ extension ModelBased {
 
         private func nextArm(_ slot: Int) -> Int {
             armClock += 1
-            armingsInPass[slot, default: 0] += 1
+            if firstArmedInPass[slot] == nil {
+                firstArmedInPass[slot] = armClock
+            }
             return armClock
         }
 
@@ -109,7 +112,7 @@ extension ModelBased {
             redoOrder.removeAll { $0.member == slot }
             members[slot].coordination = nil
             fresh.armingClock = { [unowned self] in self.nextArm(slot) }
-            armingsInPass[slot] = nil
+            firstArmedInPass[slot] = nil
             members[slot] = fresh
         }
 
@@ -145,10 +148,6 @@ extension ModelBased {
                 // the other members' redo stacks (its own manager clears its own).
                 for other in attached where other != slot && members[other].redoStack.count > 0 {
                     cover("a new edit cleared another member's redo steps")
-                    if let distance = members[other].cleanDistance, distance < 0 {
-                        // UndoKit clears the redo stack but keeps the mark (KnownIssueTests.swift).
-                        members[other].knownBugHit = ModelBased.KnownBug.coordinatorClearingKeepsCleanMark
-                    }
                     members[other].reportingCleanChange {
                         members[other].endRedoPath(
                             clearing: "another member's new edit cleared the redos it needed",
@@ -236,8 +235,8 @@ extension ModelBased {
         /// The member `undo()` would call, once the events are ended.
         var undoMember: Int? { lookAhead.undo?.member }
 
-        /// Whether the event group that opened last would merge into its member's previous step
-        /// when `undo()` ends the event: UndoKit then names it (a known bug).
+        /// Whether the event group that opened last would merge into its member's previous
+        /// step when `undo()` ends the event (the coordinator then names an older step).
         var newestOpenGroupWouldCoalesce: Bool {
             closableMembers.last.map { members[$0].openGroupWouldCoalesce } ?? false
         }
@@ -308,13 +307,19 @@ extension ModelBased {
             let closing = pending.filter { attached.contains($0) && members[$0].undoStack.nesting > 0 }
             if closing.count > 1 {
                 cover("one tick closed several members' groups")
-                if closing.contains(where: { armingsInPass[$0, default: 0] > 1 }) {
-                    // UndoKit's loop closes a group opened again in the pass at the place of the
-                    // member's first one (KnownIssueTests.swift).
-                    members[closing[0]].knownBugHit = ModelBased.KnownBug.tickOrderFollowsFirstArming
+                // A member that armed again in the pass closes behind a group opened after its
+                // first arming.
+                let closesBehindANewerGroup = closing.contains { slot in
+                    guard let first = firstArmedInPass[slot] else { return false }
+                    return closing.contains { other in
+                        (first..<members[slot].armedAt).contains(members[other].armedAt)
+                    }
+                }
+                if closesBehindANewerGroup {
+                    cover("one tick closed a group opened again in the pass behind a newer one")
                 }
             }
-            armingsInPass = [:]
+            firstArmedInPass = [:]
             for slot in pending {
                 members[slot].tick(.standard)
             }

@@ -119,6 +119,9 @@ extension ModelBased.Reference {
             if autoPending && undoStack.nesting > 0 {
                 cover("endEventGroup refused: the open group is not the automatic one alone")
             }
+            if autoPending && !automaticGroupIsOpen && undoStack.nesting == 1 && isEnabled && !isBusy {
+                cover("endEventGroup refused: an explicit group begun after the automatic one was closed by hand")
+            }
             return false
         }
         cover("endEventGroup closed the automatic group")

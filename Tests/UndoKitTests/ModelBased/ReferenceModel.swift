@@ -609,9 +609,6 @@ extension ModelBased {
         /// arming, which its tick follows).
         var armedAt = 0
         var armingClock: (() -> Int)?
-        /// A known UndoKit bug (KnownIssueTests.swift) that running the last step on UndoKit
-        /// would hit: the harness then ends the script before UndoKit runs that step.
-        var knownBugHit: String?
 
         var isClean: Bool { cleanDistance == 0 }
 
@@ -800,15 +797,7 @@ extension ModelBased {
                 return isEnabled && !canReachOpenGroup
                     ? trap("E7 (setActionCost)", "must begin a group before setting an undo action cost", noGroupSituation)
                     : nil
-            case .setCostLimit:
-                return nil
-            case .endEventGroup:
-                // A known UndoKit bug (KnownIssueTests.swift): it closes an explicit group begun
-                // after the automatic group was closed by hand. Skipped on both sides.
-                if autoPending && !automaticGroupIsOpen && undoStack.nesting == 1 && isEnabled {
-                    return SkipReason(
-                        rule: "known UndoKit bug", detail: nil, situation: ModelBased.KnownBug.endEventGroupClosesAnExplicitGroup)
-                }
+            case .setCostLimit, .endEventGroup:
                 return nil
             }
         }
@@ -1087,9 +1076,7 @@ extension ModelBased {
             if isEnabled {
                 post(.checkpoint)
                 if redoStack.newestIsBegin && (redoStack.topInfo?.cost ?? 0) > 0 {
-                    // UndoKit keeps the discarded redo group's cost in the redo stack's
-                    // running total, which its debug invariant check traps on.
-                    knownBugHit = ModelBased.KnownBug.discardedRedoGroupKeepsCost
+                    cover("a discarded redo group took its cost with it")
                 }
                 redoStack.closeDiscardingIfEmpty()
             }
