@@ -25,7 +25,9 @@ extension UndoManager {
             let nodes = undoStack.topLevelCount + redoStack.topLevelCount + tree.branches.count
             let cost = undoStack.totalCost + redoStack.totalCost + tree.branchCost
             let overCount = limit > 0 && nodes > limit
-            let overCost = costLimit > 0 && cost > costLimit && nodes > 1
+            // The byte budget keeps the newest closed step: an open group is no node yet.
+            let closedNodes = nodes - (undoStack.nesting > 0 ? 1 : 0)
+            let overCost = costLimit > 0 && cost > costLimit && closedNodes > 1
             guard overCount || overCost else { break }
             let parents = Set(tree.branches.values.compactMap(\.parent))
             var leaf: (id: StepID, onBranch: Bool, lastVisit: UInt64)?
