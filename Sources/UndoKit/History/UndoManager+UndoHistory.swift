@@ -116,17 +116,22 @@ extension UndoManager {
         }
         try Self.checkTree(of: history)
         let ids = restoredStepIDs(for: history)
+        let nextStepID = ledger.nextStepID
+        // Each step closes under its saved id: the id the next new step gets.
         for (step, id) in zip(history.redoSteps, ids.redo) {
-            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, stepID: id)
+            ledger.nextStepID = id.rawValue
+            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
         }
         for (step, id) in zip(history.undoSteps, ids.undo) {
-            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, stepID: id)
+            ledger.nextStepID = id.rawValue
+            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, isStep: true)
         }
         let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
             restoreTree(of: history, model: model)
         }
+        ledger.nextStepID = nextStepID
         ledger.cleanMark = restoredCleanMark(history.cleanMark)
         if hasTree {
             trimHistoryTree()
@@ -188,7 +193,8 @@ extension UndoManager {
             for branch in history.branches {
                 // Built on top of the redo stack, where a branch step's form lives, and taken off.
                 let id = StepID(rawValue: branch.step.id!.rawValue)
-                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, stepID: id)
+                ledger.nextStepID = id.rawValue
+                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
                 tree.addBranch(
@@ -220,14 +226,14 @@ extension UndoManager {
         }
     }
 
-    /// Pushes `group` onto `stack` as a closed group: a top-level step `stepID`, or, without
-    /// one, a group nested in the one being pushed.
+    /// Pushes `group` onto `stack` as a closed group: a top-level step (`isStep`), or a group
+    /// nested in the one being pushed.
     private func push<Command: UndoableCommand>(
         _ group: UndoHistory<Command>.Group, onto stack: inout UndoStack,
-        model reference: ModelReference, runsExecute: Bool, stepID: StepID?
+        model reference: ModelReference, runsExecute: Bool, isStep: Bool
     ) where Command.Model: AnyObject {
         stack.pushBegin()
-        if stepID != nil && (group.actionName != nil || group.isDiscardable) {
+        if isStep && (group.actionName != nil || group.isDiscardable) {
             let metadata = stack.openTopMetadata()
             metadata.name = group.actionName
             metadata.isDiscardable = group.isDiscardable
@@ -237,11 +243,8 @@ extension UndoManager {
             case .command(let command):
                 stack.pushCommand(CommandEntry.make(command, on: reference, runsExecute: runsExecute))
             case .group(let nested):
-                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, stepID: nil)
+                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, isStep: false)
             }
-        }
-        if let stepID {
-            stack.ledger.restoredStepID = stepID.rawValue
         }
         stack.closeGroup(discardIfEmpty: false)
     }

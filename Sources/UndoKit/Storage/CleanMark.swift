@@ -98,9 +98,6 @@ struct SharedLedger: ~Copyable {
     var move = Move.none
     /// The id the next new step gets.
     var nextStepID: UInt64 = 1
-    /// The id a step closing next takes instead of a new one (a step restored from a saved
-    /// history); 0 for none.
-    var restoredStepID: UInt64 = 0
     /// See ``CleanMark``. A new manager is clean.
     var cleanMark = CleanMark.start
     /// Whether the primitives record their edits: something listens (see
@@ -122,7 +119,7 @@ struct SharedLedger: ~Copyable {
     /// stack.
     @inline(__always)
     mutating func stepClosed(onUndoStack: Bool) {
-        if move == (onUndoStack ? .redoing : .undoing) {
+        if move != .none && move == (onUndoStack ? .redoing : .undoing) {
             move = .none
             if onUndoStack {
                 undoCount &+= 1
@@ -132,12 +129,8 @@ struct SharedLedger: ~Copyable {
             }
             return
         }
-        let id = StepID(rawValue: restoredStepID != 0 ? restoredStepID : nextStepID)
-        if restoredStepID != 0 {
-            restoredStepID = 0
-        } else {
-            nextStepID &+= 1
-        }
+        let id = StepID(rawValue: nextStepID)
+        nextStepID &+= 1
         path.insert(id, at: undoCount)
         if onUndoStack {
             undoCount &+= 1

@@ -146,11 +146,17 @@ struct StepLedger: ~Copyable {
 
     /// Inserts `id` at `index`. O(1) at the end, O(count) inside (rare: a new step while
     /// redo steps remain).
+    @inline(__always)
     mutating func insert(_ id: StepID, at index: Int) {
-        guard index != count else {
+        if index == count {
             append(id)
-            return
+        } else {
+            insertInside(id, at: index)
         }
+    }
+
+    @inline(never)
+    private mutating func insertInside(_ id: StepID, at index: Int) {
         var all = ids
         all.insert(id, at: index)
         replace(with: all)

@@ -113,17 +113,11 @@ extension UndoManager {
     @inline(__always)
     func closeNewStep() -> Bool {
         let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
-        markCleanAfterOpenGroup(closedAs: undoStack.steps.last)
-        return wasEmpty
-    }
-
-    /// A mark set while the top-level group was open names the step it closed as (or merged
-    /// into).
-    @inline(__always)
-    func markCleanAfterOpenGroup(closedAs step: StepID?) {
-        if ledger.cleanMark == .openGroup, let step {
-            ledger.cleanMark = .step(step)
+        // A mark set while the group was open names the step it closed as.
+        if ledger.cleanMark == .openGroup {
+            ledger.cleanMark = ledger.current.map(CleanMark.step) ?? .start
         }
+        return wasEmpty
     }
 
     /// How a step the manager was undoing or redoing left the stacks, its group not closing

@@ -114,8 +114,9 @@ extension UndoManager {
             // this new edit ends.)
             if let merged, ledger.cleanMark == .step(merged) {
                 ledger.cleanMark = .unreachable
+            } else if let merged, ledger.cleanMark == .openGroup {
+                ledger.cleanMark = .step(merged)
             }
-            markCleanAfterOpenGroup(closedAs: merged)
             // The budget may be exceeded now.
             undoStack.trimToCostLimit()
         } else {

@@ -14,7 +14,7 @@ extension UndoManager {
     @inline(__always)
     func settle() {
         releaseDroppedEntries()
-        if !ledger.edits.isEmpty {
+        if ledger.recordsEdits && !ledger.edits.isEmpty {
             handEditsToListeners()
         }
         reportCleanState()
