@@ -56,18 +56,18 @@ extension UndoManager {
         }
     }
 
-    /// After ``undoNestedGroup()`` undid a top-level step, while the tree is recorded:
-    /// `undone` is that step's id.
+    /// After ``undo()`` undid a top-level step, while the tree is recorded: `gone` is the
+    /// undone step if it left the stacks (its redo group stayed empty).
     ///
     /// Out of line, so that an undo with no tree pays only the test of the optional.
     @inline(never)
-    func historyTreeAfterTopLevelUndo(of undone: StepID?) {
+    func historyTreeAfterTopLevelUndo(stepThatLeft gone: StepID?) {
         guard let tree = state.historyTree else { return }
         let current = undoStack.steps.last
         tree.visit(current)
         // The undone step stays in the tree as the next redo, unless its undo left nothing to
         // redo (no inverse registered, a dead target, registration disabled).
-        if let id = undone, redoStack.steps.last != id {
+        if let id = gone {
             // A mark on a branch below it needs its changes, which nothing can redo now: the
             // branch version of "undoing past the mark with a step that registered no inverse".
             if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
@@ -77,13 +77,12 @@ extension UndoManager {
         }
     }
 
-    /// After ``redo()``, while the tree is recorded: `redone` is the redone step's id,
-    /// `topLevel` whether no group was open around it (then called once the redo's group
-    /// closed; a nested redo's call comes before, which changes nothing it reads).
+    /// After ``redo()``, once its group closed, while the tree is recorded: `gone` is the
+    /// redone step if it left the stacks, `topLevel` whether no group was open around it.
     ///
     /// Out of line, so that a redo with no tree pays only the test of the optional.
     @inline(never)
-    func historyTreeAfterRedo(of redone: StepID?, topLevel: Bool) {
+    func historyTreeAfterRedo(stepThatLeft gone: StepID?, topLevel: Bool) {
         guard let tree = state.historyTree else { return }
         // The newest closed step: the redone one, or, if it left, the node it hung from.
         let current = undoStack.steps.last
@@ -92,7 +91,7 @@ extension UndoManager {
         }
         // The redone step stays in the tree as the new current node, unless it recorded no
         // undo step (registration disabled) or a group open around it took its actions.
-        if let id = redone, current != id {
+        if let id = gone {
             if let mark = branchCleanMark(in: tree) {
                 // At the top level (registration disabled) the step's changes stay with no step
                 // to undo them: a mark on a branch below it can still be reached, any other

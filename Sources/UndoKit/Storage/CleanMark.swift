@@ -84,17 +84,20 @@ enum StepEdit: Equatable {
 /// through ``UndoStack/steps``.
 struct SharedLedger: ~Copyable {
     /// An undo or redo that has taken its step off one stack, until the group it builds on
-    /// the other closes as that step (or does not: the step leaves, ``endMove()``).
+    /// the other closes as that step (or does not: the step leaves, ``endMove()``). Named by
+    /// the stack the step lands on, and numbered so that a close tests it with one comparison
+    /// (see ``stepClosed(onUndoStack:)``).
     enum Move: UInt8 {
-        case none, undoing, redoing
+        case none = 0, ontoRedoStack = 1, ontoUndoStack = 2
     }
 
     /// The steps on the current path: the undo stack's oldest first, then the redo stack's
     /// from the next redo down.
     var path = StepLedger()
-    /// How many of `path`'s steps are the undo stack's. While an undo runs, its step (at
-    /// `undoCount`) is already past the boundary, on the redo side it lands on.
-    var undoCount = 0
+    /// How many of `path`'s steps are the redo stack's: the last ones. Counted from the end so
+    /// that the common new step, with nothing to redo, only appends. While an undo or redo
+    /// moves a step, the step (at `undoCount`) is counted on the redo side.
+    var redoCount = 0
     var move = Move.none
     /// The id the next new step gets.
     var nextStepID: UInt64 = 1
@@ -106,11 +109,16 @@ struct SharedLedger: ~Copyable {
     /// The edits recorded since the operation in progress last settled.
     var edits: [StepEdit] = []
 
+    /// How many of `path`'s steps are the undo stack's: the first ones.
+    var undoCount: Int {
+        @inline(__always) get { path.count &- redoCount }
+    }
+
     /// The undo stack's newest step: the current position.
     var current: StepID? {
         @inline(__always) get {
             guard undoCount > 0 else { return nil }
-            return undoCount == path.count ? path.last : path[undoCount - 1]
+            return redoCount == 0 ? path.last : path[undoCount - 1]
         }
     }
 
@@ -119,10 +127,10 @@ struct SharedLedger: ~Copyable {
     /// stack.
     @inline(__always)
     mutating func stepClosed(onUndoStack: Bool) {
-        if move != .none && move == (onUndoStack ? .redoing : .undoing) {
+        if move.rawValue == (onUndoStack ? Move.ontoUndoStack : .ontoRedoStack).rawValue {
             move = .none
             if onUndoStack {
-                undoCount &+= 1
+                redoCount &-= 1
             }
             if recordsEdits {
                 edits.append(.moved(path[onUndoStack ? undoCount - 1 : undoCount], toUndoStack: onUndoStack))
@@ -132,8 +140,8 @@ struct SharedLedger: ~Copyable {
         let id = StepID(rawValue: nextStepID)
         nextStepID &+= 1
         path.insert(id, at: undoCount)
-        if onUndoStack {
-            undoCount &+= 1
+        if !onUndoStack {
+            redoCount &+= 1
         }
         if recordsEdits {
             edits.append(.added(id, toUndoStack: onUndoStack))
@@ -143,12 +151,8 @@ struct SharedLedger: ~Copyable {
     /// An undo (`fromUndoStack`) or redo took its stack's newest step off.
     @inline(__always)
     mutating func stepWillMove(fromUndoStack: Bool) {
-        if fromUndoStack {
-            undoCount &-= 1
-            move = .undoing
-        } else {
-            move = .redoing
-        }
+        redoCount &+= fromUndoStack ? 1 : 0
+        move = fromUndoStack ? .ontoRedoStack : .ontoUndoStack
     }
 
     /// Ends the move of the step being undone or redone; returns its id if the group built
@@ -160,6 +164,7 @@ struct SharedLedger: ~Copyable {
         guard move != .none else { return nil }
         move = .none
         let id = path.remove(at: undoCount)
+        redoCount &-= 1
         if recordsEdits {
             edits.append(.removed(id))
         }
@@ -176,7 +181,7 @@ struct SharedLedger: ~Copyable {
     /// the listeners hear of it.
     @inline(__always)
     mutating func stepLeft(_ id: StepID) {
-        if cleanMark == .step(id) {
+        if case .step(id) = cleanMark {
             cleanMark = .unreachable
         }
         if recordsEdits {
@@ -197,7 +202,7 @@ struct StackSteps {
     }
 
     var count: Int {
-        isUndoStack ? ledger.pointee.undoCount : ledger.pointee.path.count - ledger.pointee.undoCount
+        isUndoStack ? ledger.pointee.undoCount : ledger.pointee.redoCount
     }
 
     var isEmpty: Bool { count == 0 }
@@ -242,33 +247,39 @@ struct StackSteps {
     @discardableResult
     func remove(atOrdinals ordinals: [Int]) -> [StepID] {
         let removed = ledger.pointee.path.remove(at: ordinals.map(pathIndex).sorted())
-        if isUndoStack {
-            ledger.pointee.undoCount -= removed.count
+        if !isUndoStack {
+            ledger.pointee.redoCount -= removed.count
         }
         return removed
     }
 
     /// Removes the oldest step (the limits trim it) and returns it.
-    @discardableResult
+    @discardableResult @inline(__always)
     func removeFirst() -> StepID {
-        guard isUndoStack else { return ledger.pointee.path.removeLast() }
-        ledger.pointee.undoCount -= 1
+        guard isUndoStack else {
+            ledger.pointee.redoCount -= 1
+            return ledger.pointee.path.removeLast()
+        }
         return ledger.pointee.path.removeFirst()
     }
 
     /// Removes the newest step and returns it.
     @discardableResult
     func removeLast() -> StepID {
-        guard isUndoStack else { return ledger.pointee.path.remove(at: ledger.pointee.undoCount) }
-        ledger.pointee.undoCount -= 1
-        return ledger.pointee.path.remove(at: ledger.pointee.undoCount)
+        // The undo stack's newest step is the last before the boundary, the redo stack's the
+        // first after it.
+        let index = ledger.pointee.undoCount - (isUndoStack ? 1 : 0)
+        if !isUndoStack {
+            ledger.pointee.redoCount -= 1
+        }
+        return ledger.pointee.path.remove(at: index)
     }
 
     /// Adds `id` as the newest step.
     func append(_ id: StepID) {
         ledger.pointee.path.insert(id, at: ledger.pointee.undoCount)
-        if isUndoStack {
-            ledger.pointee.undoCount += 1
+        if !isUndoStack {
+            ledger.pointee.redoCount += 1
         }
     }
 
@@ -284,9 +295,9 @@ struct StackSteps {
     func removeAll() -> [StepID] {
         let undoCount = ledger.pointee.undoCount
         if isUndoStack {
-            ledger.pointee.undoCount = 0
             return ledger.pointee.path.removeSubrange(0..<undoCount)
         }
+        ledger.pointee.redoCount = 0
         return ledger.pointee.path.removeSubrange(undoCount..<ledger.pointee.path.count)
     }
 }

@@ -17,24 +17,25 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
 /// ``SharedLedger/path``).
 ///
 /// Steps close in order, so the ids along a path come in long runs of consecutive numbers:
-/// one run is 24 bytes whatever its length, and the common step costs no memory of its own.
-/// The ends are O(1); reaching an id by its place, or inserting and removing inside, walks
-/// the runs.
+/// one run is 16 bytes whatever its length, and the common step costs no memory of its own.
+/// The newest run is kept apart, in the ledger itself, so that a new step that continues it
+/// (nearly every one) is two additions. The ends are O(1); reaching an id by its place, or
+/// inserting and removing inside, walks the runs.
 struct StepLedger: ~Copyable {
-    /// `count` ids up to `last`, each `delta` (1 or -1, as a wrapping `UInt64`; 0 while
-    /// `count` is 1) from the one before.
+    /// The `count` consecutive ids from `first` up.
     struct Run {
-        var last: UInt64
-        var delta: UInt64
+        var first: UInt64
         var count: Int
 
-        /// The id `offset` places after the run's first one.
-        func id(at offset: Int) -> UInt64 {
-            last &- delta &* UInt64(count &- 1 &- offset)
-        }
+        /// The id just past the run's last one: an id that continues it.
+        var end: UInt64 { first &+ UInt64(count) }
     }
 
+    /// The runs before the newest.
     private var runs = StackBuffer<Run>()
+    /// The newest run; empty only when the list is (an empty run is continued by the id it
+    /// starts at, which is what an append to an empty list does).
+    private var tail = Run(first: 0, count: 0)
     /// The number of ids.
     private(set) var count = 0
 
@@ -43,42 +44,36 @@ struct StepLedger: ~Copyable {
     var isEmpty: Bool { count == 0 }
 
     var last: StepID? {
-        runs.count == 0 ? nil : StepID(rawValue: runs.unsafeLast.pointee.last)
+        count == 0 ? nil : StepID(rawValue: tail.end &- 1)
+    }
+
+    /// The runs, oldest first, the newest included.
+    private var allRuns: [Run] {
+        runs.elements + (tail.count == 0 ? [] : [tail])
     }
 
     /// Every id, in order. O(count).
     var ids: [StepID] {
         var ids: [StepID] = []
         ids.reserveCapacity(count)
-        for index in runs.indices {
-            let run = runs[index]
-            for offset in 0..<run.count {
-                ids.append(StepID(rawValue: run.id(at: offset)))
-            }
+        for run in allRuns {
+            ids.append(contentsOf: (run.first..<run.end).lazy.map(StepID.init(rawValue:)))
         }
         return ids
     }
 
-    /// The id at `index`. O(runs), walking from the nearer end.
+    /// The id at `index`. O(runs), from the newest run back: the places asked for are near
+    /// the end (the undo and redo stacks meet there).
     subscript(index: Int) -> StepID {
         precondition(index >= 0 && index < count, "StepLedger: no id at \(index) of \(count)")
-        let (run, offset) = locate(index)
-        return StepID(rawValue: runs[run].id(at: offset))
-    }
-
-    /// The run holding the id at `index`, and its offset there.
-    private func locate(_ index: Int) -> (run: Int, offset: Int) {
-        if index >= count / 2 {
-            var end = count
-            for run in runs.indices.reversed() {
-                end -= runs[run].count
-                if index >= end { return (run, index - end) }
-            }
-        } else {
-            var start = 0
-            for run in runs.indices {
-                if index < start + runs[run].count { return (run, index - start) }
-                start += runs[run].count
+        var start = count - tail.count
+        if index >= start {
+            return StepID(rawValue: tail.first &+ UInt64(index - start))
+        }
+        for run in runs.indices.reversed() {
+            start -= runs[run].count
+            if index >= start {
+                return StepID(rawValue: runs[run].first &+ UInt64(index - start))
             }
         }
         preconditionFailure("StepLedger: runs do not add up to the count")
@@ -87,13 +82,9 @@ struct StepLedger: ~Copyable {
     /// Where `id` is, or `nil`. O(runs).
     func index(of id: StepID) -> Int? {
         var passed = 0
-        for index in runs.indices {
-            let run = runs[index]
-            // How many ids back from the run's newest `id` is.
-            let back = run.last &- id.rawValue
-            let offset = run.delta == 0 ? (back == 0 ? 0 : -1) : Int(truncatingIfNeeded: back &* run.delta)
-            if offset >= 0 && offset < run.count {
-                return passed + run.count - 1 - offset
+        for run in allRuns {
+            if id.rawValue >= run.first && id.rawValue < run.end {
+                return passed + Int(id.rawValue &- run.first)
             }
             passed += run.count
         }
@@ -110,32 +101,20 @@ struct StepLedger: ~Copyable {
     @inline(__always)
     mutating func append(_ id: StepID) {
         count &+= 1
-        if runs.count != 0 {
-            let run = runs.unsafeLast
-            if id.rawValue &- run.pointee.last == run.pointee.delta {
-                run.pointee.last = id.rawValue
-                run.pointee.count &+= 1
-                return
-            }
+        if tail.end == id.rawValue {
+            tail.count &+= 1
+        } else {
+            startRun(with: id)
         }
-        startRun(with: id)
     }
 
-    /// ``append(_:)`` when `id` does not continue the last run: it makes a run of one a run
-    /// of two, or starts a run.
+    /// Out of line: a new run is rare, and the append that continues one is on the hot path.
     @inline(never)
     private mutating func startRun(with id: StepID) {
-        if runs.count != 0 {
-            let run = runs.unsafeLast
-            let step = id.rawValue &- run.pointee.last
-            if run.pointee.count == 1 && (step == 1 || step == UInt64.max) {
-                run.pointee.delta = step
-                run.pointee.last = id.rawValue
-                run.pointee.count = 2
-                return
-            }
+        if tail.count != 0 {
+            runs.append(tail)
         }
-        runs.append(Run(last: id.rawValue, delta: 0, count: 1))
+        tail = Run(first: id.rawValue, count: 1)
     }
 
     mutating func append(contentsOf ids: some Sequence<StepID>) {
@@ -159,7 +138,8 @@ struct StepLedger: ~Copyable {
     private mutating func insertInside(_ id: StepID, at index: Int) {
         var all = ids
         all.insert(id, at: index)
-        replace(with: all)
+        removeAll()
+        append(contentsOf: all)
     }
 
     /// Removes the ids at `indices`, which are ascending, and returns them. O(runs +
@@ -169,28 +149,28 @@ struct StepLedger: ~Copyable {
         guard !indices.isEmpty else { return [] }
         var removedIDs: [StepID] = []
         removedIDs.reserveCapacity(indices.count)
-        var kept = StackBuffer<Run>(minimumCapacity: runs.count + indices.count)
+        var kept: [Run] = []
         var next = 0
         var runStart = 0
-        for index in runs.indices {
-            let run = runs[index]
+        for run in allRuns {
             var offset = 0
             // The ids of this run before each removed one, then after the last.
             while next < indices.count && indices[next] < runStart + run.count {
                 let removed = indices[next] - runStart
-                removedIDs.append(StepID(rawValue: run.id(at: removed)))
+                removedIDs.append(StepID(rawValue: run.first &+ UInt64(removed)))
                 if removed > offset {
-                    kept.append(Self.run(of: run, offsets: offset..<removed))
+                    kept.append(Run(first: run.first &+ UInt64(offset), count: removed - offset))
                 }
                 offset = removed + 1
                 next += 1
             }
             if offset < run.count {
-                kept.append(offset == 0 ? run : Self.run(of: run, offsets: offset..<run.count))
+                kept.append(Run(first: run.first &+ UInt64(offset), count: run.count - offset))
             }
             runStart += run.count
         }
-        runs = kept
+        tail = kept.popLast() ?? Run(first: 0, count: 0)
+        runs = StackBuffer(kept)
         count -= removedIDs.count
         return removedIDs
     }
@@ -214,53 +194,40 @@ struct StepLedger: ~Copyable {
     }
 
     /// Removes the last id. O(1).
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func removeLast() -> StepID {
-        let run = runs.unsafeLast
-        let id = run.pointee.last
         count &-= 1
-        if run.pointee.count == 1 {
-            runs.dropLast()
-        } else {
-            run.pointee.last = id &- run.pointee.delta
-            run.pointee.count &-= 1
-            if run.pointee.count == 1 {
-                run.pointee.delta = 0
-            }
+        tail.count &-= 1
+        let id = tail.end
+        if tail.count == 0, let previous = runs.popLast() {
+            tail = previous
         }
         return StepID(rawValue: id)
     }
 
     /// Removes the first id (the limits trim the oldest step). O(1) but for a run of one.
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func removeFirst() -> StepID {
-        let run = runs.pointer(at: 0)
-        let id = run.pointee.id(at: 0)
         count &-= 1
-        if run.pointee.count == 1 {
+        guard runs.count != 0 else {
+            tail.first &+= 1
+            tail.count &-= 1
+            return StepID(rawValue: tail.first &- 1)
+        }
+        let run = runs.pointer(at: 0)
+        let id = run.pointee.first
+        run.pointee.first &+= 1
+        run.pointee.count &-= 1
+        if run.pointee.count == 0 {
             _ = runs.removeFirst()
-        } else {
-            run.pointee.count &-= 1
-            if run.pointee.count == 1 {
-                run.pointee.delta = 0
-            }
         }
         return StepID(rawValue: id)
     }
 
     mutating func removeAll() {
         runs.removeAll(keepingCapacity: true)
+        tail = Run(first: 0, count: 0)
         count = 0
-    }
-
-    /// The part of `run` at `offsets` (from its first id), as a run of its own.
-    private static func run(of run: Run, offsets: Range<Int>) -> Run {
-        Run(last: run.id(at: offsets.upperBound - 1), delta: offsets.count == 1 ? 0 : run.delta, count: offsets.count)
-    }
-
-    private mutating func replace(with ids: [StepID]) {
-        removeAll()
-        append(contentsOf: ids)
     }
 
     /// Checks that the runs are well formed, add up to the count and hold no id twice; for the
@@ -269,9 +236,7 @@ struct StepLedger: ~Copyable {
         let all = ids
         precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, the count is \(count)")
         precondition(Set(all).count == all.count, "StepLedger: an id twice in \(all)")
-        for index in runs.indices {
-            let run = runs[index]
-            precondition(run.count > 0 && (run.count == 1) == (run.delta == 0), "StepLedger: run \(run) is malformed")
-        }
+        precondition(runs.indices.allSatisfy { runs[$0].count > 0 }, "StepLedger: an empty run in \(runs.elements)")
+        precondition(tail.count > 0 || runs.isEmpty, "StepLedger: runs \(runs.elements) before an empty newest run")
     }
 }

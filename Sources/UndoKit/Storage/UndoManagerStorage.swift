@@ -85,6 +85,9 @@ struct UndoManagerStorage {
     /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
     /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
+    /// Whether settling an operation has listeners to tell: step edits are recorded, or
+    /// clean-state observers are registered (see `UndoManager.settle()`).
+    var settlingHasListeners = false
     /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
     var reportedCleanState = true
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the

@@ -308,7 +308,7 @@ struct UndoStack: ~Copyable {
     /// when more than one top-level group exists, and an open group is always the newest.
     mutating func dropOldestGroup() {
         // The clean mark is lost if it is on the dropped step, or at the start, below it.
-        if ledger.cleanMark == .start && isUndoStack {
+        if case .start = ledger.cleanMark, isUndoStack {
             ledger.cleanMark = .unreachable
         }
         if case .begin(let metadata?) = entries[head] {

@@ -75,6 +75,7 @@ extension UndoManager {
             state.reportedCleanState = isAtCleanMark
         }
         state.cleanStateObservers.append((id, observer))
+        updateSettlingListeners()
         return EventObservation(manager: self, id: id)
     }
 
@@ -114,7 +115,7 @@ extension UndoManager {
     func closeNewStep() -> Bool {
         let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
         // A mark set while the group was open names the step it closed as.
-        if ledger.cleanMark == .openGroup {
+        if case .openGroup = ledger.cleanMark {
             ledger.cleanMark = ledger.current.map(CleanMark.step) ?? .start
         }
         return wasEmpty

@@ -186,6 +186,7 @@ extension UndoManager {
         }
         if state.cleanStateObservers.contains(where: { $0.id == id }) {
             state.cleanStateObservers.removeAll { $0.id == id }
+            updateSettlingListeners()
         }
         if let index = state.eventStreams.firstIndex(where: { $0.id == id }) {
             state.eventStreams.remove(at: index).continuation.finish()

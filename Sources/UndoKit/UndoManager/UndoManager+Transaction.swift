@@ -14,11 +14,20 @@ extension UndoManager {
     @inline(__always)
     func settle() {
         releaseDroppedEntries()
-        if ledger.recordsEdits && !ledger.edits.isEmpty {
+        if state.settlingHasListeners {
+            settleListeners()
+        }
+        checkInvariantsInDebugBuilds()
+    }
+
+    /// The listeners' part of ``settle()``: out of line, since a manager nobody listens to
+    /// (the common one) needs only the test of the flag.
+    @inline(never)
+    private func settleListeners() {
+        if !ledger.edits.isEmpty {
             handEditsToListeners()
         }
         reportCleanState()
-        checkInvariantsInDebugBuilds()
     }
 
     /// The step edits recorded since the last settle, to the history tree (which forgets the
@@ -49,5 +58,12 @@ extension UndoManager {
         if !ledger.recordsEdits {
             ledger.edits.removeAll()
         }
+        updateSettlingListeners()
+    }
+
+    /// Keeps ``UndoManagerStorage/settlingHasListeners`` true exactly while edits are recorded
+    /// or clean-state observers are registered.
+    func updateSettlingListeners() {
+        state.settlingHasListeners = ledger.recordsEdits || !state.cleanStateObservers.isEmpty
     }
 }

@@ -39,13 +39,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
-        // The step on its way to the redo stack, for the history tree.
-        let undone = undoesTopLevelGroup && state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        if let gone = ledger.endMove() {
+        let gone = ledger.endMove()
+        if let gone {
             markCleanAfterStepLeft(gone, how: .reverted)
         }
         if !undoesTopLevelGroup {
@@ -55,7 +54,7 @@ extension UndoManager {
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
         if undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterTopLevelUndo(of: undone)
+            historyTreeAfterTopLevelUndo(stepThatLeft: gone)
         } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -90,19 +89,19 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        let redone = state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        if let gone = ledger.endMove() {
+        let gone = ledger.endMove()
+        if let gone {
             markCleanAfterStepLeft(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(of: redone, topLevel: true)
+            historyTreeAfterRedo(stepThatLeft: gone, topLevel: true)
         } else if !redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(of: redone, topLevel: false)
+            historyTreeAfterRedo(stepThatLeft: gone, topLevel: false)
         }
         settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))

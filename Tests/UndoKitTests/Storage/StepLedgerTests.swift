@@ -19,7 +19,7 @@ import Testing
         #expect(path[0] == StepID(rawValue: 1) && path[999] == StepID(rawValue: 1_000) && path[499] == StepID(rawValue: 500))
         #expect(path.index(of: StepID(rawValue: 500)) == 499)
         #expect(path.index(of: StepID(rawValue: 1_001)) == nil)
-        // A descending run reads as well (ids restored in another order).
+        // Ids in another order (restored ones) read as well, a run each.
         var descending = StepLedger()
         descending.append(contentsOf: Self.ids(Array((1...10).reversed())))
         #expect(descending.ids == Self.ids(Array((1...10).reversed())) && descending.index(of: StepID(rawValue: 3)) == 7)
