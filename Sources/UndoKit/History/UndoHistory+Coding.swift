@@ -138,34 +138,6 @@ extension UndoHistory: Codable {
     }
 }
 
-extension UndoHistory.BranchStep: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case parent, step
-    }
-
-    /// Writes `{"parent": id, "step": …}`, without "parent" for a step at the start.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(branch)
-    /// ```
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(parent, forKey: .parent)
-        try container.encode(step, forKey: .step)
-    }
-
-    /// Reads a branch step written by ``encode(to:)``.
-    ///
-    /// ```swift
-    /// let branch = try JSONDecoder().decode(UndoHistory<AddItem>.BranchStep.self, from: data)
-    /// ```
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        parent = try container.decodeIfPresent(UndoTree.NodeID.self, forKey: .parent)
-        step = try container.decode(UndoHistory.Group.self, forKey: .step)
-    }
-}
-
 extension UndoHistory.CleanMark: Codable {
     private enum CodingKeys: String, CodingKey {
         case current, start, step, unreachable

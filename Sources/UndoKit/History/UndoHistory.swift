@@ -120,7 +120,9 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```swift
     /// history.branches.map { $0.step.actionName ?? "" }   // the steps a new edit kept
     /// ```
-    public struct BranchStep {
+    ///
+    /// Saved as `{"parent":1,"step":{…}}`, without "parent" for a step at the start.
+    public struct BranchStep: Codable {
         /// The node the step was recorded in the state of; `nil` for the start.
         public var parent: UndoTree.NodeID?
         /// The step, with its ``Group/id``.

@@ -1,34 +1,7 @@
-extension ValueHistory {
-    enum CodingKeys: String, CodingKey {
-        case values
-        case currentIndex
-        case limit
-    }
-}
-
-extension ValueHistory: Encodable where Value: Encodable {
-    /// Encodes the values oldest first, the current position, and the limit if there is one.
-    ///
-    /// In JSON, a history of 1, 2, 3 moved back once, with no limit, reads:
-    ///
-    /// ```swift
-    /// var history = ValueHistory(1)
-    /// history.add(2)
-    /// history.add(3)
-    /// history.previous()
-    /// try JSONEncoder().encode(history)   // {"values":[1,2,3],"currentIndex":1}
-    /// ```
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(values, forKey: .values)
-        try container.encode(currentIndex, forKey: .currentIndex)
-        try container.encodeIfPresent(limit, forKey: .limit)
-    }
-}
-
 extension ValueHistory: Decodable where Value: Decodable {
-    /// Decodes a history encoded by ``encode(to:)``, checking that it is one ``add(_:)``
-    /// could have built.
+    /// Decodes a history encoded by ``encode(to:)`` (the values oldest first, the current
+    /// position, and the limit if there is one: `{"values":[1,2,3],"currentIndex":1}`),
+    /// checking that it is one ``add(_:)`` could have built.
     ///
     /// Archives are input: a hand-edited or truncated file must not produce a history whose
     /// ``current`` traps. So decoding throws `DecodingError.dataCorrupted`, naming the key and

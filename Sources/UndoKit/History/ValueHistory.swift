@@ -199,4 +199,12 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 
 extension ValueHistory: Hashable where Value: Hashable {}
 
+extension ValueHistory: Encodable where Value: Encodable {}
+
+extension ValueHistory {
+    enum CodingKeys: String, CodingKey {
+        case values, currentIndex, limit
+    }
+}
+
 extension ValueHistory: Sendable where Value: Sendable {}
