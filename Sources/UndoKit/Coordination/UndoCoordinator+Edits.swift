@@ -15,11 +15,12 @@ extension UndoCoordinator {
         while index < edits.endIndex {
             switch edits[index] {
             case .added(let id, let toUndoStack):
-                append(Step(member: member, id: id), toUndoOrder: toUndoStack)
+                updateOrder(undo: toUndoStack) { $0.append(Step(member: member, id: id)) }
             case .moved(let id, let toUndoStack):
+                // Searched from the newest end, where an undo or redo finds it.
                 let step = Step(member: member, id: id)
-                removeNewest(step, fromUndoOrder: !toUndoStack)
-                append(step, toUndoOrder: toUndoStack)
+                updateOrder(undo: !toUndoStack) { if let position = $0.lastIndex(of: step) { $0.remove(at: position) } }
+                updateOrder(undo: toUndoStack) { $0.append(step) }
             case .removed:
                 // A run of removals (removing a target's actions, clearing, trimming) at once.
                 var removed: Set<StepID> = []
@@ -35,22 +36,8 @@ extension UndoCoordinator {
         }
     }
 
-    private func append(_ step: Step, toUndoOrder: Bool) {
-        if toUndoOrder {
-            undoSteps.append(step)
-        } else {
-            redoSteps.append(step)
-        }
-    }
-
-    /// Takes `step` out of an order, searching from the newest end, where an undo or redo
-    /// finds it.
-    private func removeNewest(_ step: Step, fromUndoOrder: Bool) {
-        if fromUndoOrder {
-            if let index = undoSteps.lastIndex(of: step) { undoSteps.remove(at: index) }
-        } else {
-            if let index = redoSteps.lastIndex(of: step) { redoSteps.remove(at: index) }
-        }
+    private func updateOrder(undo: Bool, _ body: (inout [Step]) -> Void) {
+        if undo { body(&undoSteps) } else { body(&redoSteps) }
     }
 
     /// Drops the members whose managers went away, with their steps.

@@ -189,48 +189,44 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
     }
 
     nonisolated func loopDidArm() {
-        Self.checkMainActor(
+        onMainActor(
             "an UndoManager on a loop driven by the main queue or main actor registered off the main actor",
             fix: "use the manager only on the main actor (from other code, await MainActor.run { … }), or give "
                 + "the thread a loop of its own driven with .currentRunLoop"
-        )
-        MainActor.preconditionIsolated("an UndoManager on a loop driven by the main queue or main actor registered off the main actor")
-        MainActor.assumeIsolated { scheduleTick() }
+        ) { self.scheduleTick() }
     }
 
     nonisolated func loopDidEndTick() {
-        Self.checkMainActor(
+        onMainActor(
             "a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor",
             fix: "tick the loop on the main actor, or leave the ticks to the driver"
-        )
-        MainActor.preconditionIsolated("a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor")
-        MainActor.assumeIsolated {
-            if tickWasDeferred {
-                tickWasDeferred = false
-                scheduleTick()
+        ) {
+            if self.tickWasDeferred {
+                self.tickWasDeferred = false
+                self.scheduleTick()
             }
         }
     }
 
     nonisolated func stop() {
-        Self.checkMainActor(
+        onMainActor(
             "stopDriving() called off the main actor on a loop driven by the main queue or main actor",
             fix: "call stopDriving() on the main actor (from other code, await MainActor.run { loop.stopDriving() })"
-        )
-        MainActor.preconditionIsolated("stopDriving() called off the main actor on a loop driven by the main queue or main actor")
-        MainActor.assumeIsolated { isStopped = true }
+        ) { self.isStopped = true }
     }
 
-    /// Stops the program with `message` and `fix` unless the caller is on the main actor.
-    /// `MainActor.preconditionIsolated` checks too, but on Linux it stops inside libdispatch
-    /// without printing its message, in debug and release builds alike (Swift 6.3.1), so the
-    /// main queue, where the main actor runs, is checked first.
-    private nonisolated static func checkMainActor(
-        _ message: @autoclosure () -> String, fix: @autoclosure () -> String
+    /// Runs `body`, having stopped the program with `message` and `fix` unless the caller is on
+    /// the main actor. `MainActor.preconditionIsolated` alone would stop inside libdispatch
+    /// without printing its message on Linux (Swift 6.3.1), so the main queue, where the main
+    /// actor runs, is checked first.
+    private nonisolated func onMainActor(
+        _ message: @autoclosure () -> String, fix: @autoclosure () -> String, _ body: @MainActor () -> Void
     ) {
         if !MainQueue.isCurrent {
             fatalError("\(message())\nFix: \(fix())")
         }
+        MainActor.preconditionIsolated(message())
+        MainActor.assumeIsolated { body() }
     }
 
     private func scheduleTick() {

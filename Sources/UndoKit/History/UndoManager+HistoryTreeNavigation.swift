@@ -87,14 +87,8 @@ extension UndoManager {
         checkCanMove(in: call)
         let tree = recordingHistoryTree()
         let (undoIDs, redoIDs) = pathNodes()
-        var undoIndex: [StepID: Int] = [:]
-        for (index, id) in undoIDs.enumerated() {
-            undoIndex[id] = index
-        }
-        var redoIndex: [StepID: Int] = [:]
-        for (index, id) in redoIDs.enumerated() {
-            redoIndex[id] = index
-        }
+        let undoIndex = Dictionary(undoIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 })
+        let redoIndex = Dictionary(redoIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 })
         // The nodes from `target` up to, not including, its nearest ancestor on the undo path.
         var chain: [StepID] = []
         var cursor = target

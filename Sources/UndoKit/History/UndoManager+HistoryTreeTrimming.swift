@@ -133,8 +133,6 @@ extension UndoManager {
         }
         // Actions removed from a branch end a coalescing run, as they do on the stacks
         // ("nothing ... removed in between", CoalescingSteps.md).
-        // Actions removed from a branch end a coalescing run, as they do on the stacks
-        // ("nothing ... removed in between", CoalescingSteps.md).
         if removedActions {
             stopCoalescing()
         }

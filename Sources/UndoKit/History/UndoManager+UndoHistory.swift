@@ -30,12 +30,12 @@ extension UndoManager {
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         // Ids make the tree and the clean mark savable: taking a history records them.
         let tree = recordingHistoryTree()
-        let undoSteps = try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree)
+        let undoSteps = try HistoryReader<Command>(stack: "undo", tree: tree)
             .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree)
+        let redoSteps = try HistoryReader<Command>(stack: "redo", tree: tree)
             .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
+        let branchReader = HistoryReader<Command>(stack: "branch", tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
@@ -67,17 +67,11 @@ extension UndoManager {
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
         let step = StepID(rawValue: id.rawValue)
-        if let branch = tree.branches[step] {
-            return try HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
-                .steps(of: branch.entries, ids: [step]).first
-        }
-        if let entries = undoStack.closedTopLevelGroupEntries(of: step) {
-            return try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree).steps(of: entries, ids: [step]).first
-        }
-        if let entries = redoStack.closedTopLevelGroupEntries(of: step) {
-            return try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree).steps(of: entries, ids: [step]).first
-        }
-        return nil
+        let found = tree.branches[step].map { ("branch", $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
+        guard let (stack, entries) = found else { return nil }
+        return try HistoryReader<Command>(stack: stack, tree: tree).steps(of: entries, ids: [step]).first
     }
 
     /// Rebuilds the undo and redo stacks from a history taken by ``undoHistory(of:)``, with
@@ -252,12 +246,12 @@ extension UndoManager {
 
 /// Reads one stack's closed groups into history groups, oldest first.
 private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
-    /// "undo" or "redo", for errors.
+    /// "undo", "redo" or "branch", for errors.
     let stack: String
-    /// The direction every command step of this stack must have.
-    let runsExecute: Bool
     /// Where the steps' dates are.
     let tree: HistoryTreeState
+    /// The direction every command step must have: a redo or branch step's commands execute.
+    var runsExecute: Bool { stack != "undo" }
 
     /// - Parameters:
     ///   - entries: A stack's live entries (or a branch step's), oldest first, with no group

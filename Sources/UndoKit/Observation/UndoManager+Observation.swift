@@ -32,8 +32,6 @@ enum ObservedProperty: Int, CaseIterable {
 
 /// A value an observable property returned, kept to tell whether an operation changed it.
 enum ObservedValue: Equatable {
-    case bool(Bool)
-    case int(Int)
     case string(String)
     case strings([String])
     /// What a menu item title is made of.
@@ -174,13 +172,11 @@ extension UndoManager {
         }
     }
 
-    /// The value of `property` as its getter computes it, from stored state: never through
-    /// the overridable members (`canRedo`'s getter posts a checkpoint, and a subclass sees
+    /// The value of a property that is not a scalar (``currentScalar(of:)``) as its getter
+    /// computes it, from stored state: never through the overridable members (a subclass sees
     /// exactly the calls Apple's manager makes).
-    private func currentValue(of property: ObservedProperty) -> ObservedValue {
+    private func currentValue(of property: ObservedProperty) -> ObservedValue? {
         switch property {
-        case .canUndo: .bool(undoStack.topLevelCount != 0)
-        case .canRedo: .bool(redoStack.topLevelCount != 0)
         // A title is a function of these two (through the overridable
         // `undoMenuTitle(forUndoActionName:)`, which is not called here: reading a property
         // must not make the manager call a subclass's members it would not call otherwise).
@@ -190,17 +186,10 @@ extension UndoManager {
         case .redoActionName: .string(redoStack.topMetadata?.name ?? "")
         case .undoActionNames: .strings(undoStack.closedTopLevelNamesNewestFirst())
         case .redoActionNames: .strings(redoStack.closedTopLevelNamesNewestFirst())
-        case .undoCount: .int(undoStack.appleCount)
-        case .redoCount: .int(redoStack.appleCount)
-        case .isUndoing: .bool(state.isUndoing)
-        case .isRedoing: .bool(state.isRedoing)
-        case .groupingLevel: .int(currentStack.nesting)
-        case .isUndoRegistrationEnabled: .bool(registrationIsEnabled)
-        case .levelsOfUndo: .int(undoStack.limit)
-        case .isClean: .bool(isAtCleanMark)
-        case .totalActionCost: .int(undoStack.totalCost)
-        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0))
         case .historyTree: .tree(makeHistoryTree())
+        case .canUndo, .canRedo, .undoCount, .redoCount, .isUndoing, .isRedoing, .groupingLevel,
+             .isUndoRegistrationEnabled, .levelsOfUndo, .isClean, .totalActionCost, .currentHistoryNodeID:
+            nil
         }
     }
 }
