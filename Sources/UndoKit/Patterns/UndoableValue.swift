@@ -80,12 +80,9 @@ public final class UndoableValue<Value> {
     /// ```
     public var snapshotCost: ((Value) -> Int)?
 
-    /// Whether a ``modify(actionName:_:)`` body is running, to catch a nested modify whose
-    /// change the outer one would overwrite.
+    /// Catches a nested modify, whose change the outer one would overwrite.
     private var isModifying = false
-
-    /// Whether ``modify(actionName:_:)`` is performing its step, whose callback it makes
-    /// itself once the step is named.
+    /// ``modify(actionName:_:)`` calls ``onChange`` itself, once the step is named.
     private var isPerformingModify = false
 
     /// Creates an undoable value whose changes `undoManager` records.
@@ -103,8 +100,7 @@ public final class UndoableValue<Value> {
     }
 
     deinit {
-        // Steps on a dead value would do nothing when undone, yet keep their snapshots (and
-        // an undo step in the menu) alive.
+        // Its steps would do nothing, yet keep their snapshots and menu items alive.
         undoManager.removeAllActions(withTarget: self)
     }
 
@@ -139,16 +135,14 @@ public final class UndoableValue<Value> {
     @discardableResult
     public func modify<R>(actionName: String? = nil, _ body: (inout Value) throws -> R) rethrows -> R {
         if isModifying {
-            // fatalError rather than precondition: release builds keep the message.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "UndoableValue.modify(actionName:_:) called from inside the body of a modify of the same value; "
                     + "the outer modify would overwrite the inner change\n"
                     + "Fix: make the change through the outer body's inout value, or modify again after the outer "
                     + "modify returns"
             )
         }
-        // The copy both keeps the old value as the undo snapshot and leaves `value` untouched
-        // if `body` throws; copy-on-write makes it free until `body` mutates.
+        // A copy leaves `value` untouched if `body` throws; copy-on-write makes it free.
         var newValue = value
         let result: R
         do {
@@ -157,10 +151,8 @@ public final class UndoableValue<Value> {
             result = try body(&newValue)
         }
         let oldValue = value
-        // A command that holds the value on the other side of the change, so that the step
-        // can be saved with the manager's history when `Value` is `Codable`
-        // (`undoHistory(of: UndoableValue<Value>.Snapshot.self)`). Performing it installs
-        // the new value; the stacks hold the snapshot, never this object or the manager.
+        // A command, so the step can be saved when `Value` is `Codable`. Performing it
+        // installs the new value; the stacks hold the snapshot, never this object.
         isPerformingModify = true
         undoManager.perform(Snapshot(otherValue: newValue), on: self)
         isPerformingModify = false
@@ -176,8 +168,7 @@ public final class UndoableValue<Value> {
         return result
     }
 
-    /// Swaps ``value`` with a step's snapshot: what a step's execute and undo both do, so
-    /// undo and redo move the same step between the stacks.
+    /// Swaps ``value`` with a step's snapshot: both execute and undo.
     fileprivate func exchange(_ snapshot: inout Value) {
         let oldValue = value
         swap(&value, &snapshot)
