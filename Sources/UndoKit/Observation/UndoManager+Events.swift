@@ -24,8 +24,7 @@ extension UndoManager {
         let id = makeObserverID()
         state.eventStreams.append((id, continuation))
         eventObservers.append((id, { [weak self] event in
-            // A stream whose consumer is gone reports it here, on the manager's isolation,
-            // where the observer may be removed (its termination handler may run anywhere).
+            // Removed here, on the manager's isolation (a termination handler may run anywhere).
             if case .terminated = continuation.yield(event) {
                 self?.removeObserver(id: id)
             }
@@ -33,7 +32,7 @@ extension UndoManager {
         return stream
     }
 
-    /// Ends every stream ``events()`` returned; the manager is going away.
+    /// The manager is going away: ends every stream ``events()`` returned.
     func finishEventStreams() {
         for stream in state.eventStreams {
             stream.continuation.finish()
