@@ -21,16 +21,10 @@ import Foundation
 /// ```
 ///
 /// A history holds every closed top-level group of both stacks, with its nesting, action name
-/// and discardable flag, and each command in the state its last ``UndoableCommand/execute(on:)``
-/// or ``UndoableCommand/undo(on:)`` left it. Restored into a manager, it gives the same
-/// ``UndoManager/canUndo``, ``UndoManager/canRedo``, ``UndoManager/undoCount``,
-/// ``UndoManager/redoCount``, action names and menu titles, and ``UndoManager/undo()`` and
-/// ``UndoManager/redo()`` do what they would have done. User info values
-/// (``UndoManager/setActionUserInfoValue(_:forKey:)``) are not part of it: they are `Any`.
-///
-/// The history tree comes with it (see <doc:NavigatingTheHistory>): each top-level step's
-/// node id and date, the branches a manager with ``UndoManager/keepsRedoBranches`` keeps, and
-/// where the clean mark is.
+/// and discardable flag, each command as its last run left it, and the history tree (ids,
+/// dates, branches, the clean mark; <doc:NavigatingTheHistory>). Restored, ``UndoManager/undo()``
+/// and ``UndoManager/redo()`` do what they would have done. User info values are not part of
+/// it: they are `Any`.
 ///
 /// See <doc:PersistingUndoHistory> for when to save, and the snapshot/journal trade-off.
 public struct UndoHistory<Command: UndoableCommand & Codable> {
@@ -183,10 +177,9 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         self.cleanMark = cleanMark
     }
 
-    /// Keeps only the newest `count` undo steps (and every redo step), the way
-    /// ``UndoManager/levelsOfUndo`` trims a manager: for bounding a saved history. Branches
-    /// that hang below a dropped step (or at the start) go too, and a clean mark on a
-    /// dropped step becomes ``CleanMark/unreachable``.
+    /// Keeps only the newest `count` undo steps (and every redo step), as
+    /// ``UndoManager/levelsOfUndo`` does. Branches below a dropped step (or at the start) go
+    /// too, and a clean mark there becomes ``CleanMark/unreachable``.
     ///
     /// ```swift
     /// var history = try manager.undoHistory(of: TodoCommand.self)
@@ -196,8 +189,7 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// - Precondition: `count >= 0`.
     public mutating func keepNewestUndoSteps(_ count: Int) {
         if count < 0 {
-            // fatalError rather than precondition: release builds keep the message.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "UndoHistory.keepNewestUndoSteps(_:) needs a count of 0 or more, not \(count)\n"
                     + "Fix: pass the number of undo steps to keep (0 keeps none); clamp a computed count with max(0, …)"
             )
@@ -205,8 +197,6 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         guard undoSteps.count > count else { return }
         let dropped = undoSteps.prefix(undoSteps.count - count)
         undoSteps.removeFirst(undoSteps.count - count)
-        // What hangs below a dropped step goes with it, and a clean mark there cannot be
-        // reached any more.
         var gone = Set(dropped.compactMap(\.id))
         var changed = true
         while changed {

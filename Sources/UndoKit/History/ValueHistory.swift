@@ -51,9 +51,7 @@ public struct ValueHistory<Value: Equatable>: Equatable {
     /// - Precondition: `limit` is `nil` or at least 1.
     public init(_ initial: Value, limit: Int? = nil) {
         if let limit, limit < 1 {
-            // fatalError rather than precondition: release builds keep the message, as the
-            // core's programmer errors do.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "ValueHistory(_:limit:): limit must be at least 1 (the current value counts), got \(limit)\n"
                     + "Fix: pass nil for an unbounded history, or the number of values to keep, current one included "
                     + "(2 keeps one undo)"
@@ -62,7 +60,6 @@ public struct ValueHistory<Value: Equatable>: Equatable {
         self.init(values: [initial], currentIndex: 0, limit: limit)
     }
 
-    /// Assembles a history from parts that already satisfy the invariants.
     init(values: [Value], currentIndex: Int, limit: Int?) {
         self.values = values
         self.currentIndex = currentIndex
