@@ -144,11 +144,8 @@ public final class UndoCoordinator {
 
     // MARK: Undo and redo
 
-    /// Whether ``undo()`` would revert something: an attached manager has a step to undo,
-    /// or an automatic group open that ``undo()`` would close and undo.
-    ///
-    /// Like ``UndoManager/canUndo`` it does not promise that the undo is allowed: a manager
-    /// with an explicit group open stops the program when asked to undo.
+    /// Whether ``undo()`` would revert something (a step, or an open automatic group). Like
+    /// ``UndoManager/canUndo``, it does not promise the undo is allowed.
     ///
     /// ```swift
     /// undoMenuItem.isEnabled = coordinator.canUndo
@@ -157,10 +154,8 @@ public final class UndoCoordinator {
         undoTarget != nil
     }
 
-    /// Whether ``redo()`` would perform something: a step undone in an attached manager is
-    /// still on that manager's redo stack.
-    ///
-    /// Unlike ``UndoManager/canRedo`` it posts no checkpoint.
+    /// Whether ``redo()`` would perform something. Unlike ``UndoManager/canRedo`` it posts no
+    /// checkpoint.
     ///
     /// ```swift
     /// redoMenuItem.isEnabled = coordinator.canRedo
@@ -172,9 +167,8 @@ public final class UndoCoordinator {
     /// Reverts the most recent step of all attached managers, through its manager's
     /// ``UndoManager/undo()``.
     ///
-    /// First ends the current event for every attached manager whose automatic group can be
-    /// closed (``UndoManager/endEventGroup()``), in the order those groups opened, so the
-    /// newest of them is what gets undone. Does nothing when there is nothing to undo.
+    /// First ends the attached managers' open events, in the order they opened, so the newest
+    /// is what gets undone. Does nothing when there is nothing to undo.
     ///
     /// ```swift
     /// editors[0].type("Hello");  loop.tick()
@@ -235,9 +229,8 @@ public final class UndoCoordinator {
     /// The title for an Undo menu item: "Undo" and the name of the step ``undo()`` would
     /// revert, or just "Undo".
     ///
-    /// The title comes from the owning manager's
-    /// ``UndoManager/undoMenuTitle(forUndoActionName:)``, so a manager subclass that localizes
-    /// its titles localizes the coordinator's too.
+    /// From the owning manager's ``UndoManager/undoMenuTitle(forUndoActionName:)``, so a
+    /// subclass's localization applies.
     ///
     /// ```swift
     /// undoMenuItem.title = coordinator.undoMenuItemTitle   // "Undo Typing"
@@ -251,9 +244,8 @@ public final class UndoCoordinator {
     /// The title for a Redo menu item: "Redo" and the name of the step ``redo()`` would
     /// perform, or just "Redo".
     ///
-    /// The title comes from the owning manager's
-    /// ``UndoManager/redoMenuTitle(forUndoActionName:)``. Unlike
-    /// ``UndoManager/redoMenuItemTitle`` it posts no checkpoint.
+    /// From the owning manager's ``UndoManager/redoMenuTitle(forUndoActionName:)``; it posts
+    /// no checkpoint.
     ///
     /// ```swift
     /// redoMenuItem.title = coordinator.redoMenuItemTitle   // "Redo Typing"
@@ -264,9 +256,8 @@ public final class UndoCoordinator {
         return name.isEmpty ? "Redo" : target.redoMenuTitle(forUndoActionName: name)
     }
 
-    /// The names of the steps ``undo()`` would revert across all attached managers, the next
-    /// one first: each manager's closed top-level groups in the coordinated order, `""` for a
-    /// group without a name. Groups still open are not steps yet and are not listed.
+    /// The names of the steps ``undo()`` would revert, the next one first, `""` for a group
+    /// without a name; open groups are not listed.
     ///
     /// ```swift
     /// coordinator.undoActionNames   // ["World", "Hello"]: editor 2's step, then editor 1's
@@ -288,11 +279,8 @@ public final class UndoCoordinator {
         return names(of: redoSteps, onRedoStacks: true)
     }
 
-    /// Whether every attached manager is at its clean mark (``UndoManager/isClean``): the
-    /// coordinated whole is in the state last marked saved. `true` with no managers.
-    ///
-    /// Mark the whole with ``markClean()`` after saving a document whose parts have their own
-    /// managers.
+    /// Whether every attached manager is at its clean mark (``UndoManager/isClean``); `true`
+    /// with no managers. Mark the whole with ``markClean()``.
     ///
     /// ```swift
     /// saveDocument()

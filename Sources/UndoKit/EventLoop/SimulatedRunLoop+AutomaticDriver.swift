@@ -20,21 +20,17 @@ extension SimulatedRunLoop {
     }
 
     /// Ticks the loop at the end of the event in which a manager opened its automatic group,
-    /// found from where that registration runs, as Apple's `UndoManager` schedules its close on
-    /// the registering thread's run loop. ``UndoManager/init()`` drives its own loop this way.
+    /// as Apple's schedules its close on the registering thread's run loop.
+    /// ``UndoManager/init()`` drives its own loop this way.
     ///
     /// When a registration opens an automatic group:
-    /// - inside a pass of the thread's Foundation run loop (a timer, a source, a
-    ///   `perform` block, or main-queue work run by `RunLoop.main`), the tick is scheduled for
-    ///   the end of that pass, in the managers' ``UndoManager/runLoopModes``, as
-    ///   ``drive(with:)-(RunLoopDriver)`` does;
-    /// - inside a main-actor job that the main queue runs (a `@MainActor` task of an `async`
-    ///   `main`), the tick is a main-queue block that runs after the job, as
-    ///   ``drive(with:)-(MainDriver)`` does;
-    /// - anywhere else (straight-line code outside any loop, a task on another actor or the
-    ///   global executor, a plain `DispatchQueue.main.async` block) nothing is scheduled: the
-    ///   group stays open until you tick, call ``UndoManager/endEventGroup()`` or undo, like
-    ///   Apple's manager in a process whose run loop never runs.
+    /// - inside a pass of the thread's Foundation run loop, the tick is at the end of the
+    ///   pass, as with ``drive(with:)-(RunLoopDriver)``;
+    /// - inside a main-actor job the main queue runs (a `@MainActor` task of an `async`
+    ///   `main`), the tick runs after the job, as with ``drive(with:)-(MainDriver)``;
+    /// - anywhere else (code outside any loop, another actor, a plain `DispatchQueue.main`
+    ///   block) the group stays open until you tick, call ``UndoManager/endEventGroup()`` or
+    ///   undo, like Apple's manager in a process whose run loop never runs.
     ///
     /// So it never ticks where the program did not give up control (tests stay deterministic)
     /// and never queues work on a loop that is not running.

@@ -81,14 +81,10 @@ extension SimulatedRunLoop {
     /// pass in the default mode also counts as one in `.common`. A manager whose modes the
     /// run loop never enters stays open, as on Apple platforms.
     ///
-    /// The run loop has to run (`RunLoop.current.run()` or its variants) for the driver to do
-    /// anything. On Linux, a program whose `main` is `async` runs the main queue with
-    /// `dispatchMain()` and never runs the main thread's run loop: use
-    /// ``drive(with:)-(MainDriver)`` there.
-    ///
-    /// The loop and its managers then belong to this thread: a registration on any other
-    /// thread stops the program. Driving replaces the previous driver; ``stopDriving()`` ends
-    /// it. Groups already open close at the end of the current pass.
+    /// The run loop has to run. On Linux an `async` `main` never runs the main thread's run
+    /// loop: use ``drive(with:)-(MainDriver)`` there. The loop and its managers then belong to
+    /// this thread: a registration on another stops the program. Driving replaces the previous
+    /// driver; ``stopDriving()`` ends it. Groups already open close at the end of the pass.
     ///
     /// ```swift
     /// Thread {
@@ -108,10 +104,9 @@ extension SimulatedRunLoop {
     /// default mode (which also counts as `.common`).
     ///
     /// When a manager opens its automatic group, the driver enqueues one tick on the main
-    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``).
-    /// Work already waiting on the main queue when the event began runs before the tick and
-    /// joins the event, as every source handled in one pass of a run loop does. A manager that
-    /// lists neither the default mode nor `.common` is left for you to tick by hand.
+    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``);
+    /// work already waiting runs before it and joins the event. A manager that lists neither
+    /// the default mode nor `.common` is left for you to tick by hand.
     ///
     /// The loop and its managers become main-actor state; a registration off the main actor
     /// stops the program. On Linux the main queue runs when the program has an `async` `main`
@@ -135,10 +130,8 @@ extension SimulatedRunLoop {
         install(MainExecutorDriver(loop: self, hop: driver.hop))
     }
 
-    /// Stops the driver started by `drive(with:)`; automatic groups then wait for
-    /// ``tick(mode:)`` again. Does nothing when the loop is not driven.
-    ///
-    /// A tick the driver has already scheduled does not run.
+    /// Stops the driver started by `drive(with:)`, including a tick it scheduled; automatic
+    /// groups then wait for ``tick(mode:)`` again. Does nothing when the loop is not driven.
     ///
     /// ```swift
     /// loop.drive(with: .mainQueue)

@@ -2,10 +2,9 @@ import Foundation
 
 /// The end of an event, made explicit: what closes an ``UndoManager``'s automatic group.
 ///
-/// On Apple platforms the run loop ends each event and the undo manager closes the group
-/// that the event's first registration opened, so one user action becomes one undo step.
-/// UndoKit makes that moment a call: ``tick(mode:)``. Every registration between two ticks
-/// forms one undo step.
+/// On Apple platforms the end of each event closes the group its first registration opened,
+/// so one user action is one undo step. UndoKit makes that moment a call, ``tick(mode:)``:
+/// every registration between two ticks forms one undo step.
 ///
 /// ```swift
 /// let loop = SimulatedRunLoop()
@@ -16,13 +15,11 @@ import Foundation
 /// manager.undoCount    // 1
 /// ```
 ///
-/// A program with no ticks behaves like an Apple process with no event loop: the automatic
-/// group stays open, collecting everything, until ``UndoManager/undo()`` closes it.
-///
-/// A program that has a real event loop can let it tick: ``drive(with:)-(MainDriver)``
-/// ticks after each main-queue work item or main-actor job, and
-/// ``drive(with:)-(RunLoopDriver)`` at the end of each pass of a Foundation
-/// run loop. See <doc:GroupingAndTheEventLoop>.
+/// With no ticks, as in an Apple process with no event loop, the automatic group stays open
+/// until ``UndoManager/undo()`` closes it. A real event loop can tick:
+/// ``drive(with:)-(MainDriver)`` after each main-queue work item or main-actor job,
+/// ``drive(with:)-(RunLoopDriver)`` after each pass of a Foundation run loop. See
+/// <doc:GroupingAndTheEventLoop>.
 ///
 /// ```swift
 /// @MainActor func makeEditor() -> Editor {
@@ -57,11 +54,10 @@ public final class SimulatedRunLoop {
 
     /// Ends the current pass of the loop in `mode`.
     ///
-    /// Every manager on this loop that opened an automatic group during the pass, groups by
-    /// event, and lists `mode` in its ``UndoManager/runLoopModes`` closes that group, exactly
-    /// one level, as Apple's end-of-event processing does. A manager whose modes do not
-    /// include `mode` keeps its group open until a tick in one of them. A tick made while
-    /// another tick of the same loop is running does nothing.
+    /// Every manager on this loop that opened an automatic group during the pass and lists
+    /// `mode` in its ``UndoManager/runLoopModes`` closes that group, one level, as Apple's end
+    /// of event does; others wait for a tick in one of their modes. A tick inside a tick of
+    /// the same loop does nothing.
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: item) { $0.restore() }

@@ -2,10 +2,9 @@ extension UndoManager {
     /// Closes the automatic group of the current event now, as the end of the event would, so
     /// that the next registration starts a new undo step.
     ///
-    /// With ``groupsByEvent`` on, everything registered during one event is one undo step:
-    /// the first registration opens an automatic group and the end of the event
-    /// (``SimulatedRunLoop/tick(mode:)``) closes it. To split one event into several steps,
-    /// call this between them:
+    /// With ``groupsByEvent`` on, everything registered during one event is one undo step,
+    /// until the end of the event (``SimulatedRunLoop/tick(mode:)``). To split an event into
+    /// several steps, call this between them:
     ///
     /// ```swift
     /// func importFiles(_ files: [File], into library: Library, using manager: UndoManager) {
@@ -19,18 +18,10 @@ extension UndoManager {
     /// ```
     ///
     /// Apple's `UndoManager` has no such call, and ``endUndoGrouping()`` is a trap (spec R17):
-    /// it closes the automatic group, but the end of the event still expects to close it. The
-    /// next registration in the event then stops the program ("must begin a group before
-    /// registering undo"), and so does the end of the event ("endUndoGrouping called with no
-    /// matching begin"):
-    ///
-    /// ```swift
-    /// manager.registerUndo(withTarget: text) { $0.restore(before) }
-    /// manager.endUndoGrouping()   // closes the automatic group; its close stays armed
-    /// manager.registerUndo(withTarget: text) { $0.restore(middle) }   // stops the program
-    /// ```
-    ///
-    /// This method closes the group and also cancels the pending close, so neither happens:
+    /// the end of the event still expects to close the group, so the next registration in the
+    /// event stops the program ("must begin a group before registering undo"), and so does
+    /// the end of the event ("endUndoGrouping called with no matching begin"). This method
+    /// also cancels the pending close:
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: text) { $0.restore(before) }
@@ -44,10 +35,8 @@ extension UndoManager {
     /// closes the group even if ``groupsByEvent`` was turned off since; modes do not matter.
     ///
     /// - Returns: `true` if it closed the automatic group. `false`, having done nothing, when
-    ///   no automatic group is open (nothing was registered in this event, or the group was
-    ///   already closed), when explicit groups are still open inside it (close them with
-    ///   ``endUndoGrouping()`` first), while registration is disabled, or during an undo or
-    ///   redo.
+    ///   no automatic group is open, when explicit groups are open inside it, while
+    ///   registration is disabled, or during an undo or redo.
     @discardableResult
     public func endEventGroup() -> Bool {
         guard canEndEventGroup else { return false }

@@ -107,9 +107,8 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```
     public var redoSteps: [Group]
 
-    /// A step on a branch of the history tree: off the path from the first step through the
-    /// undo steps and the redo steps. Saved in the form redo performs it (its commands as
-    /// their last `undo(on:)` left them).
+    /// A step on a branch of the history tree, off the undo and redo path, in the form redo
+    /// performs it.
     ///
     /// ```swift
     /// history.branches.map { $0.step.actionName ?? "" }   // the steps a new edit kept
@@ -157,8 +156,7 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```
     public var branches: [BranchStep]
 
-    /// Where the clean mark is. Histories from version 1 and histories made by hand read
-    /// ``CleanMark/current``, which was the only behaviour before.
+    /// Where the clean mark is; ``CleanMark/current`` in version 1 histories and by default.
     ///
     /// ```swift
     /// history.cleanMark == .current
@@ -228,8 +226,7 @@ extension UndoHistory.Item: Sendable where Command: Sendable {}
 extension UndoHistory.BranchStep: Sendable where Command: Sendable {}
 extension UndoHistory: Sendable where Command: Sendable {}
 
-/// Why an undo history could not be taken, read or restored. Nothing changes when one is
-/// thrown: no model is touched, and nothing is registered.
+/// Why an undo history could not be taken, read or restored; nothing changes when one is thrown.
 ///
 /// ```swift
 /// do {
@@ -245,9 +242,7 @@ public enum UndoHistoryError: Error, Equatable, Sendable, CustomStringConvertibl
     case corrupt(reason: String)
     /// The data was written by a newer version, whose format this one cannot read.
     case unsupportedVersion(found: Int, supported: Int)
-    /// The manager holds a step that is not a command of the requested type (a closure
-    /// registered with `registerUndo(withTarget:handler:)`, or another command type), so the
-    /// history cannot be taken exactly.
+    /// The manager holds a step that is not a command of the requested type.
     case notACommand(stack: String, stepIndex: Int)
     /// A group is open: end the event (or close the group) first, so every step is whole.
     case groupOpen(groupingLevel: Int)

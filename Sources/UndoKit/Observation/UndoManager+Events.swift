@@ -2,11 +2,9 @@ extension UndoManager {
     /// The manager's events as an asynchronous sequence: the events ``addEventObserver(_:)``
     /// delivers, in the same order, for a task to consume at its own pace.
     ///
-    /// Each call returns a stream of its own, which buffers every event from the call on
-    /// until it is consumed. It ends when the manager is deallocated, and when the task
-    /// iterating it is cancelled (the manager then drops it at its next event). It does not
-    /// keep the manager alive, and it does not depend on ``notificationCenter`` or on typed
-    /// messages: it works with both off, on any isolation that owns the manager.
+    /// Each call returns a stream of its own, buffering every event until consumed. It ends
+    /// when the manager is deallocated or the iterating task is cancelled; it does not keep
+    /// the manager alive, nor need ``notificationCenter`` or typed messages.
     ///
     /// ```swift
     /// let manager = UndoManager()
