@@ -1,9 +1,7 @@
 import Foundation
 
-// AppKit and UIKit declare the run loop modes an application runs in while the user drags or
-// a modal panel is up; text views put them in `runLoopModes` so typing closes its undo group
-// during those too. Declared here, with Apple's raw values, where those frameworks do not
-// exist, so that code compiles unchanged; UndoKit's loops end events in any mode you tick.
+// AppKit's and UIKit's run loop modes (text views put them in `runLoopModes`), with Apple's
+// raw values, where those frameworks do not exist, so that such code compiles unchanged.
 #if !canImport(AppKit)
 extension RunLoop.Mode {
     /// AppKit's mode while a control tracks the mouse: `NSEventTrackingRunLoopMode`.

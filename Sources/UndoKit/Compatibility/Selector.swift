@@ -2,10 +2,9 @@
 /// The name of a method, as the Objective-C runtime identifies one: the smallest stand-in
 /// that lets code written for Apple platforms mention the selector-based undo API.
 ///
-/// Foundation has no `Selector` where there is no Objective-C runtime, and UndoKit cannot
-/// send one: ``UndoManager/registerUndo(withTarget:selector:object:)`` exists so that a
-/// subclass overriding it compiles, and calling the base implementation stops the program.
-/// `#selector(...)` needs the runtime and does not compile; a string names a selector:
+/// UndoKit cannot send one: ``UndoManager/registerUndo(withTarget:selector:object:)`` exists
+/// so that a subclass overriding it compiles, and its base implementation stops the program.
+/// `#selector(...)` needs the runtime; a string names a selector:
 ///
 /// ```swift
 /// final class QuietUndoManager: UndoManager {

@@ -1,12 +1,7 @@
-/// Keeping the coordinator's order true to its managers' stacks.
-///
-/// Invariant, between operations: the steps of a member in ``UndoCoordinator/undoSteps``
-/// (``UndoCoordinator/redoSteps``) are exactly the ids of its undo (redo) stack's steps, in
-/// stack order. Each member's transactions record what they do to its steps (``StepEdit``)
-/// and hand the list to the coordinator when they settle, in the order it happened: a step
-/// added to a stack joins the order as the newest, one moved by an undo or redo moves from
-/// one order to the end of the other, one that left the stacks leaves the order. Nothing is
-/// compared after the fact.
+/// Invariant, between operations: a member's steps in ``UndoCoordinator/undoSteps``
+/// (``UndoCoordinator/redoSteps``) are exactly its undo (redo) stack's step ids, in order.
+/// Each member's transactions hand over what they did to its steps (``StepEdit``) as they
+/// settle; nothing is compared after the fact.
 extension UndoCoordinator {
     /// Applies `edits`, which `manager`'s transaction made, to the orders.
     func apply(_ edits: [StepEdit], from manager: UndoManager) {
@@ -15,11 +10,12 @@ extension UndoCoordinator {
         while index < edits.endIndex {
             switch edits[index] {
             case .added(let id, let toUndoStack):
-                append(Step(member: member, id: id), toUndoOrder: toUndoStack)
+                updateOrder(undo: toUndoStack) { $0.append(Step(member: member, id: id)) }
             case .moved(let id, let toUndoStack):
+                // Searched from the newest end, where an undo or redo finds it.
                 let step = Step(member: member, id: id)
-                removeNewest(step, fromUndoOrder: !toUndoStack)
-                append(step, toUndoOrder: toUndoStack)
+                updateOrder(undo: !toUndoStack) { if let position = $0.lastIndex(of: step) { $0.remove(at: position) } }
+                updateOrder(undo: toUndoStack) { $0.append(step) }
             case .removed:
                 // A run of removals (removing a target's actions, clearing, trimming) at once.
                 var removed: Set<StepID> = []
@@ -35,22 +31,8 @@ extension UndoCoordinator {
         }
     }
 
-    private func append(_ step: Step, toUndoOrder: Bool) {
-        if toUndoOrder {
-            undoSteps.append(step)
-        } else {
-            redoSteps.append(step)
-        }
-    }
-
-    /// Takes `step` out of an order, searching from the newest end, where an undo or redo
-    /// finds it.
-    private func removeNewest(_ step: Step, fromUndoOrder: Bool) {
-        if fromUndoOrder {
-            if let index = undoSteps.lastIndex(of: step) { undoSteps.remove(at: index) }
-        } else {
-            if let index = redoSteps.lastIndex(of: step) { redoSteps.remove(at: index) }
-        }
+    private func updateOrder(undo: Bool, _ body: (inout [Step]) -> Void) {
+        if undo { body(&undoSteps) } else { body(&redoSteps) }
     }
 
     /// Drops the members whose managers went away, with their steps.
@@ -61,9 +43,8 @@ extension UndoCoordinator {
         redoSteps.removeAll { $0.member.manager == nil }
     }
 
-    /// Checks the invariant above, trapping on the first broken part, once every member has
-    /// handed over its edits (a member whose operation is in progress has not yet). Linear in
-    /// the size of the orders and stacks; for tests and debug builds.
+    /// Traps if the invariant above is broken, once every member has handed over its edits.
+    /// Linear; for tests and debug builds.
     func checkInvariants() {
         guard members.allSatisfy({ $0.manager?.ledger.edits.isEmpty ?? true }) else { return }
         for step in undoSteps + redoSteps {

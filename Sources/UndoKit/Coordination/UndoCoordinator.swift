@@ -23,32 +23,23 @@
 /// coordinator.redo()              // editor 2: "World" is back
 /// ```
 ///
-/// The coordinator orders the top-level groups its managers close, undo and redo, and
 /// ``undo()`` and ``redo()`` go through the owning manager's own ``UndoManager/undo()`` and
-/// ``UndoManager/redo()``, so notifications, action names and everything else behave as they
-/// would without it. Nothing has to go through the coordinator, though: the order stays true
-/// when a manager is undone or redone directly, when ``UndoManager/removeAllActions()``,
-/// ``UndoManager/removeAllActions(withTarget:)`` or ``UndoManager/levelsOfUndo`` drop groups,
-/// when a new edit clears a manager's redo stack, and when a manager is detached or goes
-/// away. The coordinator acts as one manager spanning its members: a new edit in any of them
-/// ends redo for all of them, clearing the other members' redo stacks too, so the history stays
-/// one line.
-///
-/// ``undo()`` and ``redo()`` first end the current event for every attached manager (see
-/// ``UndoManager/endEventGroup()``), as ``UndoManager/undo()`` does for its own automatic
-/// group, so that an edit still open counts as the most recent one.
+/// ``UndoManager/redo()``, so notifications and action names behave as without it. Nothing
+/// has to go through the coordinator: the order stays true when a manager is undone or
+/// redone directly, when removals or ``UndoManager/levelsOfUndo`` drop groups, and when a
+/// manager is detached or goes away. A new edit in any manager ends redo for all of them, so
+/// the history stays one line. ``undo()`` and ``redo()`` first end the current event for
+/// every attached manager (``UndoManager/endEventGroup()``), so an edit still open counts as
+/// the most recent one.
 ///
 /// The coordinator holds its managers weakly and observes them with
-/// ``UndoManager/addEventObserver(_:)``, not `NotificationCenter`. Like ``UndoManager`` it is
-/// not `Sendable`: use it in the isolation domain of its managers. See
+/// ``UndoManager/addEventObserver(_:)``. Like ``UndoManager`` it is not `Sendable`. See
 /// <doc:CoordinatingUndoManagers>.
 public final class UndoCoordinator {
-    /// One attached manager.
     final class Member {
         weak var manager: UndoManager?
         var observation: UndoManager.EventObservation?
-        /// When the member's newest top-level group opened, to end open event groups in the
-        /// order they began.
+        /// When its newest top-level group opened, to end open event groups in that order.
         var groupOpenSerial: UInt64 = 0
 
         init(manager: UndoManager) {
@@ -102,13 +93,9 @@ public final class UndoCoordinator {
 
     /// Adds a manager to the coordinated order.
     ///
-    /// Groups already on the manager's stacks join the order as older than every step the
-    /// coordinator already orders (their time relative to other managers' steps is not
-    /// known); groups still open join when they close. A manager belongs to one coordinator
-    /// at a time: attaching it here detaches it from the previous one. Attaching a manager
-    /// twice does nothing.
-    ///
-    /// The coordinator keeps the manager weakly: a manager that goes away leaves the order.
+    /// Groups already on the manager's stacks join the order as the oldest; groups still open
+    /// join when they close. Attaching detaches the manager from its previous coordinator;
+    /// attaching it twice does nothing. The coordinator keeps the manager weakly.
     ///
     /// ```swift
     /// let manager = UndoManager(runLoop: windowLoop)
@@ -126,8 +113,7 @@ public final class UndoCoordinator {
         }
         manager.coordinator?.detach(manager)
         let member = Member(manager: manager)
-        // The steps it has join as the oldest; from now on its transactions hand the
-        // coordinator what they did to its steps (UndoCoordinator+Edits.swift).
+        // From now on its transactions hand over their step edits (UndoCoordinator+Edits.swift).
         undoSteps.insert(contentsOf: manager.undoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
         redoSteps.insert(contentsOf: manager.redoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
         member.observation = manager.addEventObserver { [weak self, weak member] event in
@@ -158,11 +144,8 @@ public final class UndoCoordinator {
 
     // MARK: Undo and redo
 
-    /// Whether ``undo()`` would revert something: an attached manager has a step to undo,
-    /// or an automatic group open that ``undo()`` would close and undo.
-    ///
-    /// Like ``UndoManager/canUndo`` it does not promise that the undo is allowed: a manager
-    /// with an explicit group open stops the program when asked to undo.
+    /// Whether ``undo()`` would revert something (a step, or an open automatic group). Like
+    /// ``UndoManager/canUndo``, it does not promise the undo is allowed.
     ///
     /// ```swift
     /// undoMenuItem.isEnabled = coordinator.canUndo
@@ -171,10 +154,8 @@ public final class UndoCoordinator {
         undoTarget != nil
     }
 
-    /// Whether ``redo()`` would perform something: a step undone in an attached manager is
-    /// still on that manager's redo stack.
-    ///
-    /// Unlike ``UndoManager/canRedo`` it posts no checkpoint.
+    /// Whether ``redo()`` would perform something. Unlike ``UndoManager/canRedo`` it posts no
+    /// checkpoint.
     ///
     /// ```swift
     /// redoMenuItem.isEnabled = coordinator.canRedo
@@ -186,9 +167,8 @@ public final class UndoCoordinator {
     /// Reverts the most recent step of all attached managers, through its manager's
     /// ``UndoManager/undo()``.
     ///
-    /// First ends the current event for every attached manager whose automatic group can be
-    /// closed (``UndoManager/endEventGroup()``), in the order those groups opened, so the
-    /// newest of them is what gets undone. Does nothing when there is nothing to undo.
+    /// First ends the attached managers' open events, in the order they opened, so the newest
+    /// is what gets undone. Does nothing when there is nothing to undo.
     ///
     /// ```swift
     /// editors[0].type("Hello");  loop.tick()
@@ -249,9 +229,8 @@ public final class UndoCoordinator {
     /// The title for an Undo menu item: "Undo" and the name of the step ``undo()`` would
     /// revert, or just "Undo".
     ///
-    /// The title comes from the owning manager's
-    /// ``UndoManager/undoMenuTitle(forUndoActionName:)``, so a manager subclass that localizes
-    /// its titles localizes the coordinator's too.
+    /// From the owning manager's ``UndoManager/undoMenuTitle(forUndoActionName:)``, so a
+    /// subclass's localization applies.
     ///
     /// ```swift
     /// undoMenuItem.title = coordinator.undoMenuItemTitle   // "Undo Typing"
@@ -265,9 +244,8 @@ public final class UndoCoordinator {
     /// The title for a Redo menu item: "Redo" and the name of the step ``redo()`` would
     /// perform, or just "Redo".
     ///
-    /// The title comes from the owning manager's
-    /// ``UndoManager/redoMenuTitle(forUndoActionName:)``. Unlike
-    /// ``UndoManager/redoMenuItemTitle`` it posts no checkpoint.
+    /// From the owning manager's ``UndoManager/redoMenuTitle(forUndoActionName:)``; it posts
+    /// no checkpoint.
     ///
     /// ```swift
     /// redoMenuItem.title = coordinator.redoMenuItemTitle   // "Redo Typing"
@@ -278,9 +256,8 @@ public final class UndoCoordinator {
         return name.isEmpty ? "Redo" : target.redoMenuTitle(forUndoActionName: name)
     }
 
-    /// The names of the steps ``undo()`` would revert across all attached managers, the next
-    /// one first: each manager's closed top-level groups in the coordinated order, `""` for a
-    /// group without a name. Groups still open are not steps yet and are not listed.
+    /// The names of the steps ``undo()`` would revert, the next one first, `""` for a group
+    /// without a name; open groups are not listed.
     ///
     /// ```swift
     /// coordinator.undoActionNames   // ["World", "Hello"]: editor 2's step, then editor 1's
@@ -302,11 +279,8 @@ public final class UndoCoordinator {
         return names(of: redoSteps, onRedoStacks: true)
     }
 
-    /// Whether every attached manager is at its clean mark (``UndoManager/isClean``): the
-    /// coordinated whole is in the state last marked saved. `true` with no managers.
-    ///
-    /// Mark the whole with ``markClean()`` after saving a document whose parts have their own
-    /// managers.
+    /// Whether every attached manager is at its clean mark (``UndoManager/isClean``); `true`
+    /// with no managers. Mark the whole with ``markClean()``.
     ///
     /// ```swift
     /// saveDocument()
@@ -328,7 +302,7 @@ public final class UndoCoordinator {
         }
     }
 
-    /// The action names of `steps`, newest first, read from each member's stack by step id.
+    /// The action names of `steps`, newest first.
     private func names(of steps: [Step], onRedoStacks: Bool) -> [String] {
         var namesByStep: [ObjectIdentifier: [StepID: String]] = [:]
         for member in members {
@@ -350,10 +324,8 @@ public final class UndoCoordinator {
     private var undoTarget: UndoManager? {
         dropGoneMembers()
         var newestOpen: Member?
-        // `>=`: of groups opened before their managers were attached (serial 0), endEventGroups()
-        // ends the last attached last, so that is the one undo() reverts.
-        // A group that will merge into its manager's newest step by coalescing makes no step
-        // of its own: that step keeps its place in the order.
+        // `>=`: of groups opened before attaching (serial 0), the last attached ends last.
+        // A group that will coalesce into its manager's newest step makes no step of its own.
         for member in members where member.manager.map({ $0.canEndEventGroup && !$0.openGroupWouldMerge }) == true {
             if newestOpen.map({ member.groupOpenSerial >= $0.groupOpenSerial }) ?? true {
                 newestOpen = member
@@ -370,11 +342,9 @@ public final class UndoCoordinator {
         return redoSteps.last?.member.manager
     }
 
-    /// A member made a new edit: the coordinated history is one line, so redo ends for all
-    /// members. The member cleared its own redo stack; this clears the others'.
+    /// A member made a new edit and cleared its redo stack: this clears the others'.
     func memberMadeNewEdit(_ manager: UndoManager) {
-        // Members' redo stacks hold exactly the redo steps (between calls, and removals only
-        // shrink them), so an empty order means empty stacks.
+        // The order holds exactly the members' redo steps: empty order, empty stacks.
         guard !redoSteps.isEmpty else { return }
         redoSteps.removeAll()
         let others = members.compactMap(\.manager).filter { $0 !== manager && !$0.redoStack.isEmpty }
@@ -382,18 +352,15 @@ public final class UndoCoordinator {
             other.markCleanBeforeRedoStepsEnd()
             other.redoStack.removeAll()
         }
-        // Each settles once all are cleared; the removals they hand back find nothing: the
-        // order has no redo steps now.
+        // Settled once all are cleared: the removals they hand back find nothing.
         for other in others {
             other.settle()
             other.publishObservableChanges()
         }
     }
 
-    /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: its stacks are
-    /// as they were before the scope, so its steps are resynchronized and the redo order is
-    /// put back as it was (a synchronization appends the restored redo steps as newest).
-    /// Steps removed meanwhile (`removeAllActions(withTarget:)` in the body) stay out.
+    /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: the redo order
+    /// is put back as it was, less steps removed meanwhile.
     func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [Step]) {
         guard let member = members.first(where: { $0.manager === manager }) else { return }
         let memberSteps = manager.redoStack.steps.ids
@@ -407,8 +374,7 @@ public final class UndoCoordinator {
         }
     }
 
-    /// Ends the open automatic groups of the attached managers, oldest first, as the end of
-    /// the event would.
+    /// Ends the attached managers' open automatic groups, oldest first.
     private func endEventGroups() {
         guard members.contains(where: { $0.manager?.canEndEventGroup == true }) else { return }
         // Ties (groups opened before their managers were attached) end in attach order.
@@ -422,9 +388,7 @@ public final class UndoCoordinator {
 }
 
 extension UndoManager {
-    /// Kept in the manager's storage, like its other state, so that ``UndoCoordinator/attach(_:)``
-    /// can find the coordinator the manager belongs to, and move it. A coordinated manager's
-    /// transactions record their step edits for it.
+    /// The coordinator the manager is attached to; its transactions record step edits for it.
     var coordinator: UndoCoordinator? {
         get { state.coordinator }
         set {
@@ -434,19 +398,16 @@ extension UndoManager {
         }
     }
 
-    /// A new edit (spec R4, R10.6): tells the coordinator, which ends redo for all its members.
-    /// Called with the stacks consistent, since clearing other members' stacks releases
-    /// entries whose `deinit`s may call back into this manager.
+    /// A new edit (spec R4, R10.6) ends redo for all members. Called with the stacks
+    /// consistent: clearing the others' releases entries whose `deinit`s may call back.
     @inline(__always)
     func newEditEndsRedo() {
-        // A flag first: the coordinator reference is weak, and loading it costs atomics on
-        // every registration.
+        // A flag first: loading the weak reference costs atomics on every registration.
         if state.isCoordinated, let coordinator {
             if state.savepoints.isEmpty {
                 coordinator.memberMadeNewEdit(self)
             } else {
-                // Heard when the outermost scope succeeds, so that a rollback leaves the other
-                // members' redo steps untouched.
+                // Heard when the outermost scope succeeds: a rollback leaves the others alone.
                 state.savepoints[state.savepoints.count - 1].madeNewEdit = true
             }
         }

@@ -2,22 +2,18 @@ import Dispatch
 
 /// Whether the caller runs on the main dispatch queue, which is where the main actor runs.
 ///
-/// Not `Thread.isMainThread`: on Linux, once `dispatchMain()` has run (as it does for a
-/// program whose `main` is `async`), the main queue, and with it every main-actor job, is
-/// drained by a worker thread, not by the main thread (measured with Swift 6.3.1: a
-/// `Task { @MainActor in … }` reports `Thread.isMainThread == false`). libdispatch answers the
-/// question exactly through a queue-specific value, which is visible to work running on the
-/// main queue, whatever thread drains it, and to the main thread before `dispatchMain()`.
+/// Not `Thread.isMainThread`: on Linux, once `dispatchMain()` has run (an `async` `main`),
+/// a worker thread drains the main queue and every main-actor job (Swift 6.3.1). A
+/// queue-specific value answers exactly, whatever thread drains the queue.
 enum MainQueue {
-    /// Marks the main queue once, on first use. The key is never written again; the value it
-    /// marks the queue with is a constant.
+    /// Marks the main queue once, on first use, with a constant.
     private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
     }()
 
-    /// Whether the current code runs on the main queue (and so on the main actor).
+    /// Whether the caller runs on the main queue (and so on the main actor).
     static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: key) == true
     }
@@ -26,10 +22,8 @@ enum MainQueue {
 /// Carries a weak reference to an object confined to the main queue into the `@Sendable`
 /// blocks the main queue runs.
 ///
-/// Why `@unchecked Sendable` is safe: `_object` is written only by `init`, before the reference
-/// is shared, and read only through ``object``, which first traps unless the caller runs on the
-/// main queue, the one serial queue that ever touches the object (the runtime zeroes a weak
-/// reference atomically, so its owner's deallocation is no race either).
+/// `@unchecked Sendable` is safe: `_object` is written only by `init`, and read only through
+/// ``object``, which traps off the main queue, the one serial queue that touches the object.
 final class MainQueueBoundReference<Object: AnyObject>: @unchecked Sendable {
     private weak var _object: Object?
 

@@ -20,29 +20,24 @@ extension SimulatedRunLoop {
     }
 
     /// Ticks the loop at the end of the event in which a manager opened its automatic group,
-    /// found from where that registration runs, as Apple's `UndoManager` schedules its close on
-    /// the registering thread's run loop. ``UndoManager/init()`` drives its own loop this way.
+    /// as Apple's schedules its close on the registering thread's run loop.
+    /// ``UndoManager/init()`` drives its own loop this way.
     ///
     /// When a registration opens an automatic group:
-    /// - inside a pass of the thread's Foundation run loop (a timer, a source, a
-    ///   `perform` block, or main-queue work run by `RunLoop.main`), the tick is scheduled for
-    ///   the end of that pass, in the managers' ``UndoManager/runLoopModes``, as
-    ///   ``drive(with:)-(RunLoopDriver)`` does;
-    /// - inside a main-actor job that the main queue runs (a `@MainActor` task of an `async`
-    ///   `main`), the tick is a main-queue block that runs after the job, as
-    ///   ``drive(with:)-(MainDriver)`` does;
-    /// - anywhere else (straight-line code outside any loop, a task on another actor or the
-    ///   global executor, a plain `DispatchQueue.main.async` block) nothing is scheduled: the
-    ///   group stays open until you tick, call ``UndoManager/endEventGroup()`` or undo, like
-    ///   Apple's manager in a process whose run loop never runs.
+    /// - inside a pass of the thread's Foundation run loop, the tick is at the end of the
+    ///   pass, as with ``drive(with:)-(RunLoopDriver)``;
+    /// - inside a main-actor job the main queue runs (a `@MainActor` task of an `async`
+    ///   `main`), the tick runs after the job, as with ``drive(with:)-(MainDriver)``;
+    /// - anywhere else (code outside any loop, another actor, a plain `DispatchQueue.main`
+    ///   block) the group stays open until you tick, call ``UndoManager/endEventGroup()`` or
+    ///   undo, like Apple's manager in a process whose run loop never runs.
     ///
-    /// So it never ticks at a moment the program did not give up control, which keeps tests
-    /// deterministic, and never queues work on a loop that is not running: no block or timer
-    /// is left behind when no loop runs. At most one tick per run loop is outstanding.
+    /// So it never ticks where the program did not give up control (tests stay deterministic)
+    /// and never queues work on a loop that is not running.
     ///
-    /// The tick runs on the thread that registered, so a manager on an automatically driven
-    /// loop must stay on that thread (or actor) while its event is open. Driving replaces the
-    /// previous driver; ``stopDriving()`` ends it.
+    /// The tick runs on the thread that registered, so a manager must stay on that thread (or
+    /// actor) while its event is open. Driving replaces the previous driver; ``stopDriving()``
+    /// ends it.
     ///
     /// ```swift
     /// let loop = SimulatedRunLoop()
@@ -57,17 +52,11 @@ extension SimulatedRunLoop {
     }
 }
 
-/// Ticks from the event loop of whoever registers (see
-/// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``).
-///
-/// Not Sendable, and confined like its loop: it is called by the loop from the registering
-/// thread or queue, and the blocks and timers it schedules run there too (on the run loop it
-/// scheduled them on, or on the main queue when it was on the main queue) and reach it through
-/// ``RunLoopBoundReference`` or ``MainQueueBoundReference``, which check that.
+/// Ticks from the event loop of whoever registers. Confined like its loop: the blocks and
+/// timers it schedules run where it was called and reach it through references that check so.
 final class CallerEventLoopDriver: SimulatedRunLoopDriver {
     private weak var loop: SimulatedRunLoop?
-    /// The ticks scheduled on the run loop of the last registration made inside a run-loop
-    /// pass.
+    /// The ticks on the run loop of the last registration made inside a run-loop pass.
     private var runLoopTicks: RunLoopTicks?
     private var mainQueueTickIsScheduled = false
     private var isStopped = false
@@ -81,8 +70,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
     }
 
     func loopDidEndTick() {
-        // Managers still waiting for another mode keep their tick on the run loop; nothing
-        // else is owed until the next registration arms.
+        // Only managers waiting for another mode are owed a tick, on the run loop.
         if let runLoopTicks, RunLoop.current === runLoopTicks.runLoop {
             runLoopTicks.schedule()
         }
@@ -93,8 +81,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         if let runLoopTicks, RunLoop.current === runLoopTicks.runLoop {
             runLoopTicks.cancel()
         }
-        // Ticks scheduled from another thread, and a main-queue tick, find the driver
-        // stopped (or gone) when they run.
+        // Ticks scheduled elsewhere find the driver stopped (or gone).
         runLoopTicks = nil
     }
 
@@ -108,8 +95,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
             }
             runLoopTicks?.schedule()
         } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && MainQueue.isCurrent {
-            // Inside a main-actor job: the main queue is being drained, and a block enqueued
-            // now runs after the job.
+            // Inside a main-actor job: a main-queue block runs after it.
             mainQueueTickIsScheduled = true
             let reference = MainQueueBoundReference(self)
             DispatchQueue.main.async {
@@ -124,12 +110,10 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         loop.tick(modes: [.default, .common])
     }
 
-    /// Whether the caller runs in a Swift task: on the main queue, that means a main-actor job
-    /// the main queue runs, whereas straight-line code on the main thread before any loop runs
-    /// (which libdispatch also counts as the main queue) has no task.
+    /// Whether the caller runs in a Swift task: on the main queue, a main-actor job, unlike
+    /// straight-line code on the main thread (which libdispatch also counts as the main queue).
     private static var isRunningAsynchronousWork: Bool {
-        // A pattern match, not `!= nil`: the generic `Optional` comparison costs hundreds of
-        // instructions on this once-per-event path.
+        // Not `!= nil`: the generic `Optional` comparison costs hundreds of instructions.
         withUnsafeCurrentTask { task in
             if case .some = task { true } else { false }
         }

@@ -1,17 +1,14 @@
 import Dispatch
 import Foundation
 
-/// What a ``SimulatedRunLoop`` tells the event loop that drives it.
-///
-/// The loop calls these synchronously, from its own isolation domain (wherever its managers
-/// register); each driver checks that domain is the one it was started in.
+/// What a ``SimulatedRunLoop`` tells the event loop that drives it, synchronously, from
+/// wherever its managers register; each driver checks that is where it was started.
 protocol SimulatedRunLoopDriver: AnyObject {
-    /// A manager opened its automatic group: the current event needs an end.
+    /// The current event needs an end.
     func loopDidArm()
-    /// A tick ended. Managers may still be waiting (for other modes), or may have armed while
-    /// it ran.
+    /// Managers may still be waiting (for other modes), or may have armed during the tick.
     func loopDidEndTick()
-    /// The loop dropped this driver; it must not tick the loop again.
+    /// The driver must not tick the loop again.
     func stop()
 }
 
@@ -78,23 +75,16 @@ extension SimulatedRunLoop {
     /// the modes its managers list in ``UndoManager/runLoopModes``.
     ///
     /// When a manager opens its automatic group, the driver schedules one tick in that
-    /// manager's modes, both as a block (`RunLoop.perform(inModes:block:)`) and as a timer
-    /// due now; whichever the run loop runs first ticks. The block runs as soon as the run
-    /// loop has handled the current timer or source; the timer covers registrations made
-    /// inside run-loop blocks, since a block does not wake a sleeping run loop. Either way,
-    /// what one input event registers is one undo step, and the next event starts another.
-    /// The tick is in the mode the run loop is in; a pass in the default mode also counts as
-    /// one in `.common`, the only common mode Foundation sets up. A manager whose modes the
+    /// manager's modes, as a block (`RunLoop.perform(inModes:block:)`) and as a timer due now
+    /// (a block does not wake a sleeping run loop); whichever runs first ticks. So what one
+    /// input event registers is one undo step. The tick is in the run loop's current mode; a
+    /// pass in the default mode also counts as one in `.common`. A manager whose modes the
     /// run loop never enters stays open, as on Apple platforms.
     ///
-    /// The run loop has to run (`RunLoop.current.run()` or its variants) for the driver to do
-    /// anything. On Linux, a program whose `main` is `async` runs the main queue with
-    /// `dispatchMain()` and never runs the main thread's run loop: use
-    /// ``drive(with:)-(MainDriver)`` there.
-    ///
-    /// The loop and its managers then belong to this thread: a registration on any other
-    /// thread stops the program. Driving replaces the previous driver; ``stopDriving()`` ends
-    /// it. Groups already open close at the end of the current pass.
+    /// The run loop has to run. On Linux an `async` `main` never runs the main thread's run
+    /// loop: use ``drive(with:)-(MainDriver)`` there. The loop and its managers then belong to
+    /// this thread: a registration on another stops the program. Driving replaces the previous
+    /// driver; ``stopDriving()`` ends it. Groups already open close at the end of the pass.
     ///
     /// ```swift
     /// Thread {
@@ -114,17 +104,15 @@ extension SimulatedRunLoop {
     /// default mode (which also counts as `.common`).
     ///
     /// When a manager opens its automatic group, the driver enqueues one tick on the main
-    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``).
-    /// Work already waiting on the main queue when the event began runs before the tick and
-    /// joins the event, as every source handled in one pass of a run loop does. A manager that
-    /// lists neither the default mode nor `.common` is left for you to tick by hand.
+    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``);
+    /// work already waiting runs before it and joins the event. A manager that lists neither
+    /// the default mode nor `.common` is left for you to tick by hand.
     ///
-    /// Main-actor isolation makes the loop and its managers main-actor state, which the
-    /// compiler enforces when you call this from elsewhere with `await`; a registration off
-    /// the main actor stops the program. On Linux the main queue runs when the program has an
-    /// `async` `main` (or calls `dispatchMain()`), or when the main thread runs its run loop.
-    /// Driving replaces the previous driver; ``stopDriving()`` ends it. Groups already open
-    /// close at the end of the current job.
+    /// The loop and its managers become main-actor state; a registration off the main actor
+    /// stops the program. On Linux the main queue runs when the program has an `async` `main`
+    /// (or calls `dispatchMain()`), or when the main thread runs its run loop. Driving
+    /// replaces the previous driver; ``stopDriving()`` ends it. Groups already open close at
+    /// the end of the current job.
     ///
     /// ```swift
     /// @MainActor final class NotesWindow {
@@ -142,10 +130,8 @@ extension SimulatedRunLoop {
         install(MainExecutorDriver(loop: self, hop: driver.hop))
     }
 
-    /// Stops the driver started by `drive(with:)`; automatic groups then wait for
-    /// ``tick(mode:)`` again. Does nothing when the loop is not driven.
-    ///
-    /// A tick the driver has already scheduled does not run.
+    /// Stops the driver started by `drive(with:)`, including a tick it scheduled; automatic
+    /// groups then wait for ``tick(mode:)`` again. Does nothing when the loop is not driven.
     ///
     /// ```swift
     /// loop.drive(with: .mainQueue)
@@ -167,19 +153,14 @@ extension SimulatedRunLoop {
     }
 }
 
-/// Ticks from the main queue or the main actor.
-///
-/// All its state is main-actor isolated. The loop calls it from nonisolated code, so each
-/// entry point first checks, at run time, that it really is on the main actor; the loop being
-/// main-actor state is what ``SimulatedRunLoop/drive(with:)-(MainDriver)``'s
-/// isolation establishes at compile time.
+/// Ticks from the main queue or the main actor. The loop calls it from nonisolated code, so
+/// each entry point checks at run time that it is on the main actor.
 @MainActor
 final class MainExecutorDriver: SimulatedRunLoopDriver {
     private weak var loop: SimulatedRunLoop?
     private let hop: SimulatedRunLoop.MainDriver.Hop
     private var tickIsScheduled = false
-    /// A scheduled tick found a tick running (only possible if something spun the event loop
-    /// from inside a tick); the end of that tick schedules another.
+    /// A scheduled tick found one running (the event loop spun inside a tick): its end reschedules.
     private var tickWasDeferred = false
     private var isStopped = false
 
@@ -189,55 +170,50 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
     }
 
     nonisolated func loopDidArm() {
-        Self.checkMainActor(
+        onMainActor(
             "an UndoManager on a loop driven by the main queue or main actor registered off the main actor",
             fix: "use the manager only on the main actor (from other code, await MainActor.run { … }), or give "
                 + "the thread a loop of its own driven with .currentRunLoop"
-        )
-        MainActor.preconditionIsolated("an UndoManager on a loop driven by the main queue or main actor registered off the main actor")
-        MainActor.assumeIsolated { scheduleTick() }
+        ) { self.scheduleTick() }
     }
 
     nonisolated func loopDidEndTick() {
-        Self.checkMainActor(
+        onMainActor(
             "a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor",
             fix: "tick the loop on the main actor, or leave the ticks to the driver"
-        )
-        MainActor.preconditionIsolated("a SimulatedRunLoop driven by the main queue or main actor ticked off the main actor")
-        MainActor.assumeIsolated {
-            if tickWasDeferred {
-                tickWasDeferred = false
-                scheduleTick()
+        ) {
+            if self.tickWasDeferred {
+                self.tickWasDeferred = false
+                self.scheduleTick()
             }
         }
     }
 
     nonisolated func stop() {
-        Self.checkMainActor(
+        onMainActor(
             "stopDriving() called off the main actor on a loop driven by the main queue or main actor",
             fix: "call stopDriving() on the main actor (from other code, await MainActor.run { loop.stopDriving() })"
-        )
-        MainActor.preconditionIsolated("stopDriving() called off the main actor on a loop driven by the main queue or main actor")
-        MainActor.assumeIsolated { isStopped = true }
+        ) { self.isStopped = true }
     }
 
-    /// Stops the program with `message` and `fix` unless the caller is on the main actor.
-    /// `MainActor.preconditionIsolated` checks too, but on Linux it stops inside libdispatch
-    /// without printing its message, in debug and release builds alike (Swift 6.3.1), so the
-    /// main queue, where the main actor runs, is checked first.
-    private nonisolated static func checkMainActor(
-        _ message: @autoclosure () -> String, fix: @autoclosure () -> String
+    /// Runs `body`, having stopped the program with `message` and `fix` unless the caller is on
+    /// the main actor. `MainActor.preconditionIsolated` alone would stop inside libdispatch
+    /// without printing its message on Linux (Swift 6.3.1), so the main queue, where the main
+    /// actor runs, is checked first.
+    private nonisolated func onMainActor(
+        _ message: @autoclosure () -> String, fix: @autoclosure () -> String, _ body: @MainActor () -> Void
     ) {
         if !MainQueue.isCurrent {
             fatalError("\(message())\nFix: \(fix())")
         }
+        MainActor.preconditionIsolated(message())
+        MainActor.assumeIsolated { body() }
     }
 
     private func scheduleTick() {
         guard !tickIsScheduled && !isStopped else { return }
         tickIsScheduled = true
-        // Only the driver, which is Sendable as main-actor state, crosses into the enqueued
-        // work; the loop is reached through it on the main actor.
+        // Only the driver (Sendable as main-actor state) crosses into the enqueued work.
         switch hop {
         case .mainQueue:
             DispatchQueue.main.async { [weak self] in
@@ -261,11 +237,8 @@ final class MainExecutorDriver: SimulatedRunLoopDriver {
     }
 }
 
-/// Ticks from a Foundation run loop, on that run loop's thread.
-///
-/// Not Sendable: the driver, its loop and the loop's managers are confined to the run loop's
-/// thread. Entry points check the thread; the blocks and timers it schedules reach the ticks
-/// through ``RunLoopBoundReference``, which checks it too.
+/// Ticks from a Foundation run loop, confined, with its loop and managers, to that run loop's
+/// thread, which its entry points check.
 final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
     private let ticks: RunLoopTicks
 
@@ -280,8 +253,7 @@ final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
 
     func loopDidEndTick() {
         checkThread("a SimulatedRunLoop driven by a run loop ticked on another thread")
-        // Covers managers still waiting for other modes, ones that armed during the tick, and
-        // a perform block that found this tick running.
+        // Managers waiting for other modes, armed during the tick, or deferred by it.
         ticks.schedule()
     }
 
@@ -292,8 +264,7 @@ final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
 
     private func checkThread(_ message: @autoclosure () -> String) {
         if RunLoop.current !== ticks.runLoop {
-            // fatalError rather than precondition: release builds keep the message.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "\(message())\nFix: use the loop and its managers only on the thread that called "
                     + "drive(with: .currentRunLoop); from another thread, send the work there with that run loop's "
                     + "perform(_:)"
@@ -302,16 +273,12 @@ final class FoundationRunLoopDriver: SimulatedRunLoopDriver {
     }
 }
 
-/// The ticks scheduled on one Foundation run loop for one ``SimulatedRunLoop``: what the
-/// run-loop driver and the automatic driver share.
-///
-/// Confined to the run loop's thread, like the loop it ticks; the blocks and timers it
-/// schedules reach it through ``RunLoopBoundReference``.
+/// The ticks scheduled on one Foundation run loop for one ``SimulatedRunLoop``, shared by the
+/// run-loop and automatic drivers; confined to the run loop's thread.
 final class RunLoopTicks {
     private weak var loop: SimulatedRunLoop?
     let runLoop: RunLoop
-    /// Ticks scheduled and not yet run, by id: the modes, and the timer that also runs the
-    /// tick (see `schedule()`).
+    /// Ticks not yet run, by id, with the timer that also runs each.
     private var outstanding: [Int: (modes: Set<RunLoop.Mode>, timer: Timer)] = [:]
     private var nextPerformID = 0
     private var isCancelled = false
@@ -321,10 +288,8 @@ final class RunLoopTicks {
         self.runLoop = runLoop
     }
 
-    /// Makes sure a tick is scheduled in every mode in which some manager waits.
-    ///
-    /// Only modes no outstanding tick covers get a new one, so a manager whose modes the run
-    /// loop is not in costs one idle block and timer, not one per pass.
+    /// Makes sure a tick is scheduled in every mode in which some manager waits: only modes
+    /// no outstanding tick covers get one, so an idle mode costs one block and timer in all.
     func schedule() {
         guard !isCancelled, let loop else { return }
         var covered: Set<RunLoop.Mode> = []
@@ -337,11 +302,9 @@ final class RunLoopTicks {
         nextPerformID += 1
         let modes = missing.sorted { $0.rawValue < $1.rawValue }
         let reference = RunLoopBoundReference(self, runLoop: runLoop)
-        // Two ways to the same tick; the first to run does it. The block runs when the run
-        // loop has handled the current timer or source, before it sleeps: the end of the
-        // event. But a block does not wake a sleeping loop, so one queued from inside another
-        // block would wait for the next event and run after it, merging the two; the timer,
-        // due now, wakes the loop and runs before timers that become due later.
+        // Two ways to one tick. The block runs when the current timer or source is handled:
+        // the end of the event. But a block queued from inside another block would wait for
+        // the next event, merging the two; the timer, due now, wakes the loop.
         let timer = Timer(timeInterval: 0, repeats: false) { _ in
             reference.object?.fire(id)
         }
@@ -376,11 +339,9 @@ final class RunLoopTicks {
 /// Carries a weak reference to an object confined to one run loop's thread into the
 /// `@Sendable` blocks that run loop runs.
 ///
-/// Why `@unchecked Sendable` is safe: `_object` is written only by `init`, before the reference
-/// is shared, and read only through ``object``, which first traps unless the caller is on
-/// `runLoop`'s own thread, the one thread that ever touches the object (the runtime zeroes a
-/// weak reference atomically, so its owner's deallocation is no race either). `runLoop` is
-/// immutable, and comparing its identity reads nothing mutable.
+/// `@unchecked Sendable` is safe: `_object` is written only by `init`, and read only through
+/// ``object``, which traps off `runLoop`'s thread (the runtime zeroes a weak reference
+/// atomically, so deallocation is no race either); `runLoop` is immutable.
 final class RunLoopBoundReference<Object: AnyObject>: @unchecked Sendable {
     private weak var _object: Object?
     private let runLoop: RunLoop

@@ -2,10 +2,9 @@ import Foundation
 
 /// The end of an event, made explicit: what closes an ``UndoManager``'s automatic group.
 ///
-/// On Apple platforms the run loop ends each event and the undo manager closes the group
-/// that the event's first registration opened, so one user action becomes one undo step.
-/// UndoKit makes that moment a call: ``tick(mode:)``. Every registration between two ticks
-/// forms one undo step.
+/// On Apple platforms the end of each event closes the group its first registration opened,
+/// so one user action is one undo step. UndoKit makes that moment a call, ``tick(mode:)``:
+/// every registration between two ticks forms one undo step.
 ///
 /// ```swift
 /// let loop = SimulatedRunLoop()
@@ -16,13 +15,11 @@ import Foundation
 /// manager.undoCount    // 1
 /// ```
 ///
-/// A program with no ticks behaves like an Apple process with no event loop: the automatic
-/// group stays open, collecting everything, until ``UndoManager/undo()`` closes it.
-///
-/// A program that has a real event loop can let it tick: ``drive(with:)-(MainDriver)``
-/// ticks after each main-queue work item or main-actor job, and
-/// ``drive(with:)-(RunLoopDriver)`` at the end of each pass of a Foundation
-/// run loop. See <doc:GroupingAndTheEventLoop>.
+/// With no ticks, as in an Apple process with no event loop, the automatic group stays open
+/// until ``UndoManager/undo()`` closes it. A real event loop can tick:
+/// ``drive(with:)-(MainDriver)`` after each main-queue work item or main-actor job,
+/// ``drive(with:)-(RunLoopDriver)`` after each pass of a Foundation run loop. See
+/// <doc:GroupingAndTheEventLoop>.
 ///
 /// ```swift
 /// @MainActor func makeEditor() -> Editor {
@@ -38,14 +35,13 @@ public final class SimulatedRunLoop {
         weak var manager: UndoManager?
     }
 
-    /// Managers with an automatic group waiting for the end of the event, in arming order.
+    /// Managers waiting for the end of the event, in arming order.
     private var pending: [WeakManager] = []
-    /// The list a tick works through; empty between ticks.
+    /// What a tick works through; swapped with `pending` so a tick allocates nothing.
     private var due: [WeakManager] = []
-    /// Set while ``tick(mode:)`` runs; a driver defers to it rather than tick inside a tick.
+    /// A driver defers to a running tick rather than tick inside it.
     private(set) var isTicking = false
-    /// What turns arms into ticks when the loop is driven by a real event loop (see
-    /// ``drive(with:)-(RunLoopDriver)``); `nil` when ticked by hand.
+    /// `nil` when ticked by hand.
     var driver: (any SimulatedRunLoopDriver)?
 
     /// Creates a loop with no pending events.
@@ -58,11 +54,10 @@ public final class SimulatedRunLoop {
 
     /// Ends the current pass of the loop in `mode`.
     ///
-    /// Every manager on this loop that opened an automatic group during the pass, groups by
-    /// event, and lists `mode` in its ``UndoManager/runLoopModes`` closes that group, exactly
-    /// one level, as Apple's end-of-event processing does. A manager whose modes do not
-    /// include `mode` keeps its group open until a tick in one of them. A tick made while
-    /// another tick of the same loop is running does nothing.
+    /// Every manager on this loop that opened an automatic group during the pass and lists
+    /// `mode` in its ``UndoManager/runLoopModes`` closes that group, one level, as Apple's end
+    /// of event does; others wait for a tick in one of their modes. A tick inside a tick of
+    /// the same loop does nothing.
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: item) { $0.restore() }
@@ -76,18 +71,14 @@ public final class SimulatedRunLoop {
         endPass { _ in mode }
     }
 
-    /// Ends the current pass in all of `modes` at once: a manager closes its group if it lists
-    /// any of them. Drivers need it because a Foundation pass in the default mode is also a
-    /// pass in `.common`.
+    /// Ends the pass in all of `modes`: drivers need it, as a Foundation pass in the default
+    /// mode is also one in `.common`.
     func tick(modes: [RunLoop.Mode]) {
         guard let fallbackMode = modes.first else { return }
         endPass { manager in manager.state.runLoopModes.first(where: modes.contains) ?? fallbackMode }
     }
 
     /// The end of a pass, with the mode each manager's close is asked for.
-    ///
-    /// Ticks happen once per event, so this path allocates nothing: the pending list and a
-    /// spare buffer trade places each pass.
     private func endPass(mode modeFor: (UndoManager) -> RunLoop.Mode) {
         guard !isTicking, !pending.isEmpty else { return }
         isTicking = true
@@ -100,8 +91,7 @@ public final class SimulatedRunLoop {
             guard let manager = due[index].manager else { continue }
             manager.isScheduledOnRunLoop = false
             if !manager.endOfEvent(mode: modeFor(manager)) {
-                // Still waiting (another mode, or grouping by event switched off): not a new
-                // arm, so the driver is not told.
+                // Still waiting (another mode, or grouping by event off): no new arm for the driver.
                 manager.isScheduledOnRunLoop = true
                 pending.append(due[index])
             }
@@ -119,24 +109,21 @@ public final class SimulatedRunLoop {
         pending.contains { $0.manager?.automaticGroupIsPending ?? false }
     }
 
-    /// Puts a manager that just opened its automatic group on the list for the end of the
-    /// pass, and lets the driver, if any, arrange a tick.
+    /// A manager opened its automatic group: it waits for the end of the pass.
     func schedule(_ manager: UndoManager) {
         manager.isScheduledOnRunLoop = true
         pending.append(WeakManager(manager: manager))
         driver?.loopDidArm()
     }
 
-    /// Moves a manager already on the list to its end: it opened another automatic group in
-    /// this pass, after ending the one it had early, so it closes behind the managers whose
-    /// groups opened since.
+    /// A waiting manager opened another automatic group in this pass (after ending one
+    /// early): it closes behind the groups opened since.
     func moveToEndOfPass(_ manager: UndoManager) {
         guard let index = pending.firstIndex(where: { $0.manager === manager }) else { return }
         pending.append(pending.remove(at: index))
     }
 
-    /// The modes in which a tick would close some pending automatic group: the union of the
-    /// ``UndoManager/runLoopModes`` of the managers still waiting that group by event.
+    /// The modes in which a tick would close some pending automatic group.
     var closableModes: Set<RunLoop.Mode> {
         var modes: Set<RunLoop.Mode> = []
         for entry in pending {

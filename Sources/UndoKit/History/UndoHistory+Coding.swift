@@ -1,19 +1,13 @@
 import Foundation
 
-// The saved form. Field names and the version are the file format: change them only with a
-// new `formatVersion`, and keep reading the old one.
+// The file format (a new one needs a new `formatVersion`, and the old one must still read):
 //
 //     {"formatVersion":2,
 //      "undo":[{"id":1,"date":817171507.5,"name":"Add","items":[{"command":{…}},{"group":{"items":[…]}}]}],
-//      "redo":[],
-//      "branches":[{"parent":1,"step":{"id":2,…}}],
-//      "clean":{"step":1}}
+//      "redo":[], "branches":[{"parent":1,"step":{"id":2,…}}], "clean":{"step":1}}
 //
-// A group writes "name" only when one was set, "discardable" only when true, and "id" and
-// "date" (seconds since 2001-01-01, Foundation's reference date, which
-// round-trips a `Date` exactly) when known. "clean" is {"current":true}, {"start":true},
-// {"step":id} or {"unreachable":true}. Version 1 had neither ids, dates, branches nor "clean"
-// (the restored position was clean); it still reads.
+// "date" is seconds since Foundation's reference date, which round-trips a `Date` exactly.
+// Version 1 had no ids, dates, branches or "clean".
 
 extension UndoHistory {
     /// The format version this version writes, and the newest it reads.
@@ -66,8 +60,7 @@ extension UndoHistory {
         }
     }
 
-    /// Decodes only the version, so that a newer format is reported as such rather than as
-    /// whatever decoding error its other fields would cause.
+    /// Decodes only the version, so a newer format is reported as such.
     private struct VersionProbe: Decodable {
         var formatVersion: Int
     }
@@ -135,34 +128,6 @@ extension UndoHistory: Codable {
         redoSteps = try container.decode([Group].self, forKey: .redo)
         branches = try container.decodeIfPresent([BranchStep].self, forKey: .branches) ?? []
         cleanMark = try container.decodeIfPresent(CleanMark.self, forKey: .clean) ?? .current
-    }
-}
-
-extension UndoHistory.BranchStep: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case parent, step
-    }
-
-    /// Writes `{"parent": id, "step": …}`, without "parent" for a step at the start.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(branch)
-    /// ```
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(parent, forKey: .parent)
-        try container.encode(step, forKey: .step)
-    }
-
-    /// Reads a branch step written by ``encode(to:)``.
-    ///
-    /// ```swift
-    /// let branch = try JSONDecoder().decode(UndoHistory<AddItem>.BranchStep.self, from: data)
-    /// ```
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        parent = try container.decodeIfPresent(UndoTree.NodeID.self, forKey: .parent)
-        step = try container.decode(UndoHistory.Group.self, forKey: .step)
     }
 }
 

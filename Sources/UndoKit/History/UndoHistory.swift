@@ -21,16 +21,10 @@ import Foundation
 /// ```
 ///
 /// A history holds every closed top-level group of both stacks, with its nesting, action name
-/// and discardable flag, and each command in the state its last ``UndoableCommand/execute(on:)``
-/// or ``UndoableCommand/undo(on:)`` left it. Restored into a manager, it gives the same
-/// ``UndoManager/canUndo``, ``UndoManager/canRedo``, ``UndoManager/undoCount``,
-/// ``UndoManager/redoCount``, action names and menu titles, and ``UndoManager/undo()`` and
-/// ``UndoManager/redo()`` do what they would have done. User info values
-/// (``UndoManager/setActionUserInfoValue(_:forKey:)``) are not part of it: they are `Any`.
-///
-/// The history tree comes with it (see <doc:NavigatingTheHistory>): each top-level step's
-/// node id and date, the branches a manager with ``UndoManager/keepsRedoBranches`` keeps, and
-/// where the clean mark is.
+/// and discardable flag, each command as its last run left it, and the history tree (ids,
+/// dates, branches, the clean mark; <doc:NavigatingTheHistory>). Restored, ``UndoManager/undo()``
+/// and ``UndoManager/redo()`` do what they would have done. User info values are not part of
+/// it: they are `Any`.
 ///
 /// See <doc:PersistingUndoHistory> for when to save, and the snapshot/journal trade-off.
 public struct UndoHistory<Command: UndoableCommand & Codable> {
@@ -113,14 +107,15 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```
     public var redoSteps: [Group]
 
-    /// A step on a branch of the history tree: off the path from the first step through the
-    /// undo steps and the redo steps. Saved in the form redo performs it (its commands as
-    /// their last `undo(on:)` left them).
+    /// A step on a branch of the history tree, off the undo and redo path, in the form redo
+    /// performs it.
     ///
     /// ```swift
     /// history.branches.map { $0.step.actionName ?? "" }   // the steps a new edit kept
     /// ```
-    public struct BranchStep {
+    ///
+    /// Saved as `{"parent":1,"step":{…}}`, without "parent" for a step at the start.
+    public struct BranchStep: Codable {
         /// The node the step was recorded in the state of; `nil` for the start.
         public var parent: UndoTree.NodeID?
         /// The step, with its ``Group/id``.
@@ -161,8 +156,7 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// ```
     public var branches: [BranchStep]
 
-    /// Where the clean mark is. Histories from version 1 and histories made by hand read
-    /// ``CleanMark/current``, which was the only behaviour before.
+    /// Where the clean mark is; ``CleanMark/current`` in version 1 histories and by default.
     ///
     /// ```swift
     /// history.cleanMark == .current
@@ -181,10 +175,9 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         self.cleanMark = cleanMark
     }
 
-    /// Keeps only the newest `count` undo steps (and every redo step), the way
-    /// ``UndoManager/levelsOfUndo`` trims a manager: for bounding a saved history. Branches
-    /// that hang below a dropped step (or at the start) go too, and a clean mark on a
-    /// dropped step becomes ``CleanMark/unreachable``.
+    /// Keeps only the newest `count` undo steps (and every redo step), as
+    /// ``UndoManager/levelsOfUndo`` does. Branches below a dropped step (or at the start) go
+    /// too, and a clean mark there becomes ``CleanMark/unreachable``.
     ///
     /// ```swift
     /// var history = try manager.undoHistory(of: TodoCommand.self)
@@ -194,8 +187,7 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
     /// - Precondition: `count >= 0`.
     public mutating func keepNewestUndoSteps(_ count: Int) {
         if count < 0 {
-            // fatalError rather than precondition: release builds keep the message.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "UndoHistory.keepNewestUndoSteps(_:) needs a count of 0 or more, not \(count)\n"
                     + "Fix: pass the number of undo steps to keep (0 keeps none); clamp a computed count with max(0, …)"
             )
@@ -203,8 +195,6 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         guard undoSteps.count > count else { return }
         let dropped = undoSteps.prefix(undoSteps.count - count)
         undoSteps.removeFirst(undoSteps.count - count)
-        // What hangs below a dropped step goes with it, and a clean mark there cannot be
-        // reached any more.
         var gone = Set(dropped.compactMap(\.id))
         var changed = true
         while changed {
@@ -236,8 +226,7 @@ extension UndoHistory.Item: Sendable where Command: Sendable {}
 extension UndoHistory.BranchStep: Sendable where Command: Sendable {}
 extension UndoHistory: Sendable where Command: Sendable {}
 
-/// Why an undo history could not be taken, read or restored. Nothing changes when one is
-/// thrown: no model is touched, and nothing is registered.
+/// Why an undo history could not be taken, read or restored; nothing changes when one is thrown.
 ///
 /// ```swift
 /// do {
@@ -253,9 +242,7 @@ public enum UndoHistoryError: Error, Equatable, Sendable, CustomStringConvertibl
     case corrupt(reason: String)
     /// The data was written by a newer version, whose format this one cannot read.
     case unsupportedVersion(found: Int, supported: Int)
-    /// The manager holds a step that is not a command of the requested type (a closure
-    /// registered with `registerUndo(withTarget:handler:)`, or another command type), so the
-    /// history cannot be taken exactly.
+    /// The manager holds a step that is not a command of the requested type.
     case notACommand(stack: String, stepIndex: Int)
     /// A group is open: end the event (or close the group) first, so every step is whole.
     case groupOpen(groupingLevel: Int)

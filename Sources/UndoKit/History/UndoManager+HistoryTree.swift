@@ -1,20 +1,15 @@
 import Foundation
 
-/// The history tree: redo branches that a new edit keeps instead of discarding, the tree as a
-/// value, and moving to any node of it.
-///
-/// See <doc:NavigatingTheHistory>.
+/// The history tree; see <doc:NavigatingTheHistory>.
 extension UndoManager {
     /// Whether a new edit made after undoing keeps the redo steps it would discard, as a
     /// branch of the history tree. `false` by default: Apple's behaviour, exactly.
     ///
-    /// With branches kept, nothing else changes: ``redo()`` follows the newest branch (the
-    /// one the new edit started, or the one ``go(to:)`` last took), and ``canRedo``, the
-    /// titles, ``redoActionNames`` and the notifications describe that path. ``levelsOfUndo``
-    /// and ``actionCostLimit`` count every node of the tree; trimming drops the least
-    /// recently visited leaves first and never a step on the path to the current one (see
-    /// <doc:NavigatingTheHistory>). Turning it off drops the branches; the undo and redo
-    /// stacks stay.
+    /// Nothing else changes: ``redo()`` follows the newest branch (or the one ``go(to:)``
+    /// last took), and ``canRedo``, the titles and the notifications describe that path.
+    /// ``levelsOfUndo`` and ``actionCostLimit`` count every node; trimming drops the least
+    /// recently visited leaves first, never a step on the current path. Turning it off drops
+    /// the branches; the stacks stay.
     ///
     /// ```swift
     /// manager.keepsRedoBranches = true
@@ -25,9 +20,8 @@ extension UndoManager {
     /// manager.go(to: manager.historyTree.nodes[0])       // back to "a"
     /// ```
     ///
-    /// A manager attached to an ``UndoCoordinator`` cannot keep branches: the coordinator's
-    /// order is one sequence across its managers, and a branch in one of them has no place in
-    /// it. Setting it on such a manager stops the program.
+    /// A manager attached to an ``UndoCoordinator``, whose order is one sequence, cannot keep
+    /// branches: setting it then stops the program.
     public var keepsRedoBranches: Bool {
         get { state.historyTree?.keepsBranches ?? false }
         set {
@@ -44,16 +38,13 @@ extension UndoManager {
             tree.keepsBranches = newValue
             undoStack.limitsApplyToTree = newValue
             if newValue {
-                // Steps removed by a setter end a coalescing run, as the limits' setters'
-                // trimming does (CoalescingSteps.md).
+                // Steps a setter removes end a coalescing run (CoalescingSteps.md).
                 if trimHistoryTree() {
                     stopCoalescing()
                 }
             } else {
-                // Apple's model has no place for branches. The stacks stay as they are: the
-                // tree's limits held them within Apple's, except for a group still open,
-                // which Apple's limits trim around when it closes (spec R10 step 7), as they
-                // would have with branches.
+                // The stacks stay: the tree's limits held them within Apple's (an open group
+                // is trimmed around when it closes, spec R10 step 7).
                 let dropped = tree.removeAllBranches()
                 if case .step(let mark) = ledger.cleanMark, dropped[mark] != nil {
                     ledger.cleanMark = .unreachable
@@ -68,14 +59,9 @@ extension UndoManager {
     /// Every step as a tree, for a History panel: the undo steps, the redo steps and, with
     /// ``keepsRedoBranches``, the branches, each with its id, action name and date.
     ///
-    /// Every step has an id from the moment it closes. The first read starts recording the
-    /// tree: from then on each new step gets a date as it closes; steps recorded before have
-    /// none. O(steps); it posts nothing.
-    ///
-    /// Reading it is tracked by Observation as a whole: a History panel hears of every
-    /// operation that changes the tree, including those that change only a branch (removing
-    /// a target's actions, trimming a branch tip, turning ``keepsRedoBranches`` off). While a
-    /// tracking watches it, each operation compares the tree it would return now, O(steps).
+    /// The first read starts recording dates: each step closed from then on has one. O(steps);
+    /// it posts nothing. Observation tracks it whole, so a History panel hears of changes to
+    /// a branch too; while watched, each operation compares the tree, O(steps).
     ///
     /// ```swift
     /// let tree = manager.historyTree
@@ -83,19 +69,16 @@ extension UndoManager {
     /// tree.nodes.count                           // undoCount + redoCount without branches
     /// ```
     public var historyTree: UndoTree {
-        // Tracked as a whole: a branch can change while the undo and redo paths stay.
         trackRead(.historyTree, \.historyTree)
         return makeHistoryTree()
     }
 
-    /// ``historyTree``, untracked.
     func makeHistoryTree() -> UndoTree {
         let tree = recordingHistoryTree()
         let path = pathNodes()
         let names = (undoStack.closedTopLevelNamesNewestFirst().reversed(), redoStack.closedTopLevelNamesNewestFirst())
         var steps: [UndoTree.Step] = []
         steps.reserveCapacity(path.undo.count + path.redo.count + tree.branches.count)
-        // The current path: each step hangs below the one before it.
         var previous: StepID?
         for (id, name) in zip(path.undo + path.redo, names.0 + names.1) {
             steps.append(UndoTree.Step(id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.date(of: id)))
@@ -110,13 +93,9 @@ extension UndoManager {
         )
     }
 
-    /// The id of the step ``undo()`` would revert: the ``UndoTree/current`` of
-    /// ``historyTree``, in O(1) instead of building the whole tree (Vim's `changenr()` beside
-    /// its `undotree()`). `nil` before the first step. Like ``historyTree``, the first read
-    /// starts recording the tree's dates.
-    ///
-    /// For a status line, or to tell cheaply whether a change added a step (a new id, larger
-    /// than every id before), changed the current one in place (the same id) or moved:
+    /// The id of the step ``undo()`` would revert: ``historyTree``'s ``UndoTree/current`` in
+    /// O(1) (Vim's `changenr()`). `nil` before the first step. The first read starts recording
+    /// dates. It tells cheaply whether a change added a step (a larger id) or moved:
     ///
     /// ```swift
     /// let before = manager.currentHistoryNodeID
@@ -129,17 +108,12 @@ extension UndoManager {
         return undoStack.steps.last.map { UndoTree.NodeID(rawValue: $0.rawValue) }
     }
 
-    /// Moves the model to the state after `node`: undoes up to the step it shares with the
-    /// current path, then redoes down to `node`, one step at a time through ``undo()`` and
-    /// ``redo()``, with each step's usual notifications. A model that registers inverses ends
-    /// exactly where a user pressing Undo and Redo would have.
-    ///
-    /// Works with or without ``keepsRedoBranches`` (without, it is Qt's `setIndex`). Like
-    /// ``undo()``, it first closes the event's automatic group if it is the only one open.
-    /// Redo then follows the branch it went down. To undo everything, call ``goToStart()``.
-    ///
-    /// It takes a node, not an optional one, so that a lookup that found nothing cannot be
-    /// mistaken for the start: unwrap the search and decide what "not found" means.
+    /// Moves the model to the state after `node`: undoes up to where it meets the current
+    /// path, then redoes down to it, one step at a time through ``undo()`` and ``redo()``, with
+    /// the usual notifications. Works with or without ``keepsRedoBranches``. Like ``undo()``,
+    /// it first closes the event's automatic group if it is the only one open. Redo then
+    /// follows the branch it went down. It takes a node, not an optional, so a failed lookup
+    /// cannot be mistaken for the start (``goToStart()``).
     ///
     /// ```swift
     /// let tree = manager.historyTree
@@ -155,9 +129,8 @@ extension UndoManager {
         goToNode(StepID(rawValue: node.id.rawValue), in: PublicCall("go(to:)"))
     }
 
-    /// Moves the model to the state before the first step of the history: undoes every step,
-    /// one at a time through ``undo()``, with each step's usual notifications (the undone
-    /// steps stay on the redo path, so ``redo()`` or ``go(to:)`` come back).
+    /// Moves the model to the state before the first step, one ``undo()`` at a time (the
+    /// undone steps stay on the redo path).
     ///
     /// ```swift
     /// manager.goToStart()
@@ -171,8 +144,7 @@ extension UndoManager {
 
     /// Moves to the state reached just before the current one, across branches: Vim's `g-`.
     ///
-    /// States are ordered by when they were first reached, that is by when their steps were
-    /// recorded (node ids); the start comes first. Does nothing at the start.
+    /// States are ordered by when they were first reached (node ids). Does nothing at the start.
     ///
     /// ```swift
     /// // a, b; undo; c: the states in time are start, a, a+b, a+c
@@ -211,7 +183,6 @@ extension UndoManager {
         set { state.historyTreeClock = newValue }
     }
 
-    /// Now, by ``historyTreeClock``.
     func historyTreeNow() -> Date {
         state.historyTreeClock?() ?? Date()
     }

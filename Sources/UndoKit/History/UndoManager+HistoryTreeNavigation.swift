@@ -1,13 +1,9 @@
-/// Moving in the history tree: the current path, taking the redo path off as a branch and
-/// putting a branch back on it, and going to any node.
 extension UndoManager {
-    /// The current path: the undo stack's steps oldest first (the last is the current node),
-    /// then the redo stack's from its top (the next redo) down.
+    /// The current path: the undo steps oldest first, then the redo steps from the next redo.
     func pathNodes() -> (undo: [StepID], redo: [StepID]) {
         (undoStack.steps.ids, redoStack.steps.ids.reversed())
     }
 
-    /// Every node of the tree.
     func allNodeIDs() -> [StepID] {
         let path = pathNodes()
         return path.undo + path.redo + Array(state.historyTree?.branches.keys ?? [:].keys)
@@ -22,11 +18,9 @@ extension UndoManager {
 
     // MARK: Branches
 
-    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied, as
-    /// on Apple platforms; with them its steps become a branch below the node that was
-    /// current when they were undone: the newest closed step, or, when the edit is an empty
-    /// group that just closed as a new step (`closedNewStep`), the one current before it.
-    /// A clean mark among those steps stays with them.
+    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied; with
+    /// them it becomes a branch below the current node (before `closedNewStep`, an empty group
+    /// that just closed), a clean mark among its steps with it.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
         if let tree = state.historyTree, tree.keepsBranches {
@@ -48,8 +42,7 @@ extension UndoManager {
         }
     }
 
-    /// Puts branch steps `chain` (from the one the next redo performs down) on the empty redo
-    /// stack, taking them out of the branches.
+    /// Moves branch steps `chain`, the next redo first, onto the empty redo stack.
     private func attachBranch(_ chain: [StepID], in tree: HistoryTreeState) {
         precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
         for id in chain.reversed() {
@@ -81,20 +74,13 @@ extension UndoManager {
         }
     }
 
-    /// Undoes up to the node `target` (`nil`: the start) shares with the current path, then
-    /// redoes down to it, through ``undo()`` and ``redo()``.
+    /// Undoes up to where `target` (`nil`: the start) meets the current path, then redoes down.
     func goToNode(_ target: StepID?, in call: PublicCall) {
         checkCanMove(in: call)
         let tree = recordingHistoryTree()
         let (undoIDs, redoIDs) = pathNodes()
-        var undoIndex: [StepID: Int] = [:]
-        for (index, id) in undoIDs.enumerated() {
-            undoIndex[id] = index
-        }
-        var redoIndex: [StepID: Int] = [:]
-        for (index, id) in redoIDs.enumerated() {
-            redoIndex[id] = index
-        }
+        let undoIndex = Dictionary(undoIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 })
+        let redoIndex = Dictionary(redoIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 })
         // The nodes from `target` up to, not including, its nearest ancestor on the undo path.
         var chain: [StepID] = []
         var cursor = target

@@ -1,9 +1,6 @@
-/// Recording the history tree: dates and visits as steps close and move, and the branch steps
-/// that follow a step leaving the tree.
 extension UndoManager {
-    /// The tree's state, made on first use; the steps already on the stacks are visited then,
-    /// in recording order (the undo steps oldest first, then the redo steps from the one
-    /// ``redo()`` performs next), and have no date.
+    /// The tree's state, made on first use, visiting the steps already there (undated) in
+    /// recording order.
     @discardableResult
     func recordingHistoryTree() -> HistoryTreeState {
         if let tree = state.historyTree {
@@ -18,15 +15,14 @@ extension UndoManager {
         return tree
     }
 
-    /// Called as a new top-level step is about to close outside undo and redo: remembers the
-    /// current node, below which an empty group's close puts the redo steps it ends.
+    /// A new step is about to close: remembers the node an empty group's close puts the redo
+    /// steps below.
     @inline(never)
     func historyTreeWillCloseNewStep() {
         state.historyTree?.parentOfClosingStep = undoStack.steps.last
     }
 
-    /// Called once a new top-level step closed outside undo and redo: dates it, or, when it
-    /// merged into the step below (coalescing), dates that step, which closed last.
+    /// A new step closed: dates it, or the step it merged into (coalescing).
     @inline(never)
     func historyTreeDidCloseNewStep() {
         guard let tree = state.historyTree, let newest = undoStack.steps.last else { return }
@@ -37,39 +33,30 @@ extension UndoManager {
         }
     }
 
-    /// After ``undoNestedGroup()`` undid a group nested in an open one, while the tree is
-    /// recorded: `redoStepsBefore` is the redo stack's top-level count before it.
-    ///
-    /// Out of line, so that an undo with no tree pays only the test of the optional.
+    /// After a nested undo. Out of line, as the hooks below: an undo with no tree pays one test.
     @inline(never)
     func historyTreeAfterNestedUndo(redoStepsBefore: Int) {
         guard let tree = state.historyTree, redoStack.topLevelCount > redoStepsBefore,
               let id = redoStack.steps.last else { return }
-        // The redo step it built is a node of its own, recorded and visited now, like a step
-        // that closes (<doc:NavigatingTheHistory>).
+        // The redo step it built is a new node (<doc:NavigatingTheHistory>).
         tree.recordNewStep(id, date: historyTreeNow())
-        // The new step is on top of the redo path: a mark on a branch off that path would
-        // need it redone on the way, and it was never part of the marked state (as for a mark
-        // on the redo stack, <doc:TrackingTheCleanState>).
+        // A mark on a branch off the redo path would need the new step, never part of the
+        // marked state, redone on the way (<doc:TrackingTheCleanState>).
         if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
             ledger.cleanMark = .unreachable
         }
     }
 
-    /// After ``undo()`` undid a top-level step, while the tree is recorded: `gone` is the
-    /// undone step if it left the stacks (its redo group stayed empty).
-    ///
-    /// Out of line, so that an undo with no tree pays only the test of the optional.
+    /// After a top-level undo; `gone` is the undone step if it left the stacks (its redo
+    /// group stayed empty).
     @inline(never)
     func historyTreeAfterTopLevelUndo(stepThatLeft gone: StepID?) {
         guard let tree = state.historyTree else { return }
         let current = undoStack.steps.last
         tree.visit(current)
-        // The undone step stays in the tree as the next redo, unless its undo left nothing to
-        // redo (no inverse registered, a dead target, registration disabled).
+        // Unless its undo left nothing to redo, the undone step is the next redo.
         if let id = gone {
-            // A mark on a branch below it needs its changes, which nothing can redo now: the
-            // branch version of "undoing past the mark with a step that registered no inverse".
+            // A mark on a branch below it needs its changes, which nothing can redo now.
             if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
                 ledger.cleanMark = .unreachable
             }
@@ -77,26 +64,20 @@ extension UndoManager {
         }
     }
 
-    /// After ``redo()``, once its group closed, while the tree is recorded: `gone` is the
-    /// redone step if it left the stacks, `topLevel` whether no group was open around it.
-    ///
-    /// Out of line, so that a redo with no tree pays only the test of the optional.
+    /// After a redo, once its group closed; `gone` is the redone step if it left the stacks,
+    /// `topLevel` if no group was open around it.
     @inline(never)
     func historyTreeAfterRedo(stepThatLeft gone: StepID?, topLevel: Bool) {
         guard let tree = state.historyTree else { return }
-        // The newest closed step: the redone one, or, if it left, the node it hung from.
         let current = undoStack.steps.last
         if topLevel {
             tree.visit(current)
         }
-        // The redone step stays in the tree as the new current node, unless it recorded no
-        // undo step (registration disabled) or a group open around it took its actions.
+        // Unless it recorded no undo step or an open group took its actions, it is current.
         if let id = gone {
             if let mark = branchCleanMark(in: tree) {
-                // At the top level (registration disabled) the step's changes stay with no step
-                // to undo them: a mark on a branch below it can still be reached, any other
-                // cannot. Nested, its actions joined the open group: a mark below it needs a
-                // step that is gone. The rules for a mark on the stacks, on a branch.
+                // Top level: its changes stay with no step to undo them, so only a mark below
+                // it is reachable. Nested: a mark below it needs a step that is gone.
                 let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
                 if topLevel ? !markIsBelow : markIsBelow {
                     ledger.cleanMark = .unreachable
@@ -112,10 +93,8 @@ extension UndoManager {
         return mark
     }
 
-    /// Whether the path from the start to the clean mark lying on a branch at `mark` runs
-    /// through step `left` (which just left the path and is still its branch children's
-    /// parent) or through a step of the redo path: whether the branch the mark is on hangs
-    /// from one of them. Right after an undo or redo, before the tree moves anything up.
+    /// Whether the branch holding the clean mark `mark` hangs from step `left` (which just
+    /// left the path) or from a redo step. Right after an undo or redo.
     private func pathToBranchMark(_ mark: StepID, leavesThePathAt left: StepID?, in tree: HistoryTreeState) -> Bool {
         var junction = tree.branches[mark]?.parent
         while let id = junction, let step = tree.branches[id] {
@@ -125,11 +104,8 @@ extension UndoManager {
         return junction == left || redoStack.steps.contains(junction)
     }
 
-    /// Step `id`, which hung from `parent`, left the tree by an undo or redo: the steps of
-    /// the path below it hang from `parent` now by their place on the stacks, and the branch
-    /// steps below it move up to `parent` too, as they do below a step a removal empties
-    /// (``pruneHistoryTree(removing:pathBefore:)``), so that every parent a node names is in
-    /// the tree.
+    /// Step `id` left the tree by an undo or redo: the branch steps below it move up to
+    /// `parent`, as the path's do, so every parent a node names is in the tree.
     private func stepLeftTheTree(_ id: StepID, parent: StepID?, in tree: HistoryTreeState) {
         guard !tree.branches.isEmpty else { return }
         let children = tree.branches.compactMap { $0.value.parent == id ? $0.key : nil }

@@ -1,17 +1,8 @@
-/// Keeping the history tree within the limits, and removing a target's actions from its
-/// branches.
 extension UndoManager {
     /// With branches kept, ``levelsOfUndo`` and ``actionCostLimit`` count every node: while
-    /// over, the least recently visited leaf off the path to the current node goes (a branch
-    /// tip, or the last step of the redo path); when only the path itself is left, its oldest
-    /// step goes, as on Apple platforms.
-    ///
-    /// It does not report a change of ``isClean``: every caller does, once its whole
-    /// operation is done, so that the observers hear each change once. Nor does it end a
-    /// coalescing run: trimming after a close leaves the run going, as on Apple platforms,
-    /// and the setters that trim end it themselves.
-    ///
-    /// - Returns: Whether it dropped any step.
+    /// over, the least recently visited leaf off the current path goes; with only the path
+    /// left, its oldest step goes, as on Apple platforms. The callers report ``isClean`` and
+    /// end a coalescing run where needed. Returns whether it dropped any step.
     @inline(never)
     @discardableResult
     func trimHistoryTree() -> Bool {
@@ -71,11 +62,9 @@ extension UndoManager {
 
     // MARK: Removal
 
-    /// Whether a removal took a step between the current node and the clean mark lying on a
-    /// branch at `mark` (on the tree path from one to the other, below the node they share):
-    /// the marked state then cannot be reached any more (<doc:TrackingTheCleanState>), as
-    /// for a mark on the stacks. `removed` maps every step that left to its parent before the
-    /// removal; the branch steps still in `tree` have theirs yet.
+    /// Whether a removal took a step between the current node and the clean mark on a branch
+    /// at `mark`, which then cannot be reached (<doc:TrackingTheCleanState>). `removed` maps
+    /// each step that left to its parent before.
     private func removalCutsPath(
         toBranchMark mark: StepID, removed: [StepID: StepID?],
         pathBefore: (undo: [StepID], redo: [StepID]), in tree: HistoryTreeState
@@ -95,10 +84,9 @@ extension UndoManager {
         return removed.keys.contains(where: between.contains)
     }
 
-    /// ``removeAllActions(withTarget:)`` in the branches: each branch step loses the target's
-    /// actions, an emptied one leaves the tree, and the steps below a step that left (on a
-    /// branch or on the path) move up to its parent, as the steps above a removed group do on
-    /// a stack. Returns the removed steps, for the caller to release.
+    /// ``removeAllActions(withTarget:)`` in the branches: an emptied step leaves the tree, and
+    /// the steps below a step that left move up to its parent. Returns the removed steps, for
+    /// the caller to release.
     func pruneHistoryTree(
         removing target: ObjectIdentifier, pathBefore: (undo: [StepID], redo: [StepID])
     ) -> [HistoryTreeState.BranchStep] {
@@ -120,7 +108,6 @@ extension UndoManager {
         for id in tree.branches.keys.sorted() {
             guard var step = tree.branches[id] else { continue }
             if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
-                // Removal only takes entries away.
                 removedActions = removedActions || kept.count != step.entries.count
                 step.entries = kept
                 tree.branches[id] = step
@@ -133,8 +120,6 @@ extension UndoManager {
         }
         // Actions removed from a branch end a coalescing run, as they do on the stacks
         // ("nothing ... removed in between", CoalescingSteps.md).
-        // Actions removed from a branch end a coalescing run, as they do on the stacks
-        // ("nothing ... removed in between", CoalescingSteps.md).
         if removedActions {
             stopCoalescing()
         }
@@ -143,9 +128,7 @@ extension UndoManager {
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
             ledger.cleanMark = .unreachable
         }
-        // A rolled-back withUndoGroup puts back the mark it found, less what removals cut:
-        // judged now, against the mark each open scope saved (the body may have moved the
-        // mark since).
+        // A rollback restores each open scope's saved mark, less what removals cut: judged now.
         if !state.savepoints.isEmpty {
             savepointsSawTreeRemoval(changingBranches: removedActions, branchesBefore: branchesBefore) { mark in
                 removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree)

@@ -1,14 +1,10 @@
 import Foundation
 
-/// Taking and restoring an ``UndoHistory``: reading the stacks' command steps into a value,
-/// and rebuilding both stacks from one.
 extension UndoManager {
     /// The manager's undo and redo stacks as a value of `Command`s that can be encoded and
     /// restored in a later process.
     ///
-    /// Every step must have been recorded by ``perform(_:on:)`` with a `Command`; the history
-    /// holds each command in the state its last `execute` or `undo` left it, with the steps'
-    /// grouping, action names and discardable flags.
+    /// Every step must have been recorded by ``perform(_:on:)`` with a `Command`.
     ///
     /// ```swift
     /// manager.perform(AddItem(title: "Milk"), on: list)
@@ -20,22 +16,19 @@ extension UndoManager {
     ///
     /// - Throws: ``UndoHistoryError/groupOpen(groupingLevel:)`` while a group is open, and
     ///   ``UndoHistoryError/notACommand(stack:stepIndex:)`` if a step holds anything else (a
-    ///   closure from `registerUndo(withTarget:handler:)`, another command type, or a command
-    ///   performed while undoing, which sits on the redo stack the other way round). Nothing
-    ///   changes either way.
+    ///   closure, another command type, or a command performed while undoing). Nothing changes.
     public func undoHistory<Command: UndoableCommand & Codable>(
         of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command> where Command.Model: AnyObject {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
-        // Ids make the tree and the clean mark savable: taking a history records them.
         let tree = recordingHistoryTree()
-        let undoSteps = try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree)
+        let undoSteps = try HistoryReader<Command>(stack: "undo", tree: tree)
             .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree)
+        let redoSteps = try HistoryReader<Command>(stack: "redo", tree: tree)
             .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
+        let branchReader = HistoryReader<Command>(stack: "branch", tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
@@ -45,13 +38,10 @@ extension UndoManager {
     }
 
     /// One step of the history, as ``undoHistory(of:)`` would hold it: the group of node `id`
-    /// of ``historyTree``, in the form its place holds it (an undo step as undo reverts it, a
-    /// redo or branch step as redo performs it), with its id and date. `nil` for an id the
-    /// tree does not have.
+    /// of ``historyTree``, with its id and date; `nil` for an id the tree does not have.
     ///
-    /// O(steps) to find the node, then O(the step's size): for saving a history step by step
-    /// (append what changed after each edit) instead of whole. Unlike ``undoHistory(of:)`` it
-    /// works while a group is open: every node is a closed step, and the open group is none.
+    /// For saving a history step by step instead of whole; O(steps) to find the node. Unlike
+    /// ``undoHistory(of:)`` it works while a group is open, which is no node.
     ///
     /// ```swift
     /// let tree = manager.historyTree
@@ -67,32 +57,22 @@ extension UndoManager {
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
         let step = StepID(rawValue: id.rawValue)
-        if let branch = tree.branches[step] {
-            return try HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
-                .steps(of: branch.entries, ids: [step]).first
-        }
-        if let entries = undoStack.closedTopLevelGroupEntries(of: step) {
-            return try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree).steps(of: entries, ids: [step]).first
-        }
-        if let entries = redoStack.closedTopLevelGroupEntries(of: step) {
-            return try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree).steps(of: entries, ids: [step]).first
-        }
-        return nil
+        let found = tree.branches[step].map { ("branch", $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
+        guard let (stack, entries) = found else { return nil }
+        return try HistoryReader<Command>(stack: stack, tree: tree).steps(of: entries, ids: [step]).first
     }
 
     /// Rebuilds the undo and redo stacks from a history taken by ``undoHistory(of:)``, with
     /// `model` as every step's model.
     ///
     /// Call it on a manager with nothing to undo or redo, with `model` in the state the
-    /// history was taken in (the history's undo steps revert to older states from there).
-    /// Afterwards ``canUndo``, ``canRedo``, ``undoCount``, ``redoCount``, the action names,
-    /// the menu titles, ``undo()`` and ``redo()`` are what they were when the history was
-    /// taken, and so are ``historyTree``'s ids and dates and ``isClean`` (a history from
-    /// version 1 counts the restored position as clean: it is the state the model was loaded
-    /// in). The branches come back on a manager with ``keepsRedoBranches`` set, and are left
-    /// out otherwise (Apple's model has no place for them). Restoring runs no command and
-    /// posts no notification: it changes no model and no step is new. ``levelsOfUndo``
-    /// applies, keeping the newest undo steps.
+    /// history was taken in. Afterwards the counts, action names, menu titles, ``undo()``,
+    /// ``redo()``, ``historyTree``'s ids and dates and ``isClean`` are as when the history was
+    /// taken (version 1 histories are clean where restored). Branches come back only on a
+    /// manager with ``keepsRedoBranches``. Restoring runs no command and posts no
+    /// notification. ``levelsOfUndo`` applies, keeping the newest undo steps.
     ///
     /// ```swift
     /// let history = try UndoHistory<AddItem>(encoded: savedData)
@@ -104,8 +84,7 @@ extension UndoManager {
     /// - Throws: ``UndoHistoryError/managerNotEmpty(undoCount:redoCount:)``,
     ///   ``UndoHistoryError/groupOpen(groupingLevel:)``, or
     ///   ``UndoHistoryError/corrupt(reason:)`` for a tree that does not hold together (an id
-    ///   used twice, a branch below a step the history does not have); the manager is
-    ///   untouched.
+    ///   used twice, a branch below a missing step); the manager is untouched.
     public func restoreUndoHistory<Command: UndoableCommand & Codable>(
         _ history: UndoHistory<Command>, on model: Command.Model
     ) throws(UndoHistoryError) where Command.Model: AnyObject {
@@ -167,11 +146,7 @@ extension UndoManager {
         }
     }
 
-    /// Gives the restored steps their saved ids and dates (new ids where none were saved),
-    /// puts the branches back on a manager that keeps them, and places the clean mark.
-    /// The ids the restored steps take: the saved ones, and for steps saved without one (a
-    /// version 1 history), new ids in recording order: the undo steps oldest first, then the
-    /// redo steps from the one ``redo()`` performs next.
+    /// The saved ids, or for steps saved without one (version 1), new ids in recording order.
     private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
         ledger.nextStepID = max(ledger.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
@@ -184,14 +159,13 @@ extension UndoManager {
         of history: UndoHistory<Command>, model: Command.Model
     ) where Command.Model: AnyObject {
         let tree = recordingHistoryTree()
-        // Dates as saved (none in a version 1 history), visits in recording order.
         for (id, step) in zip(undoStack.steps.ids, history.undoSteps) + zip(redoStack.steps.ids, history.redoSteps).reversed() {
             tree.records[id] = HistoryTreeState.NodeRecord(date: step.date)
             tree.visit(id)
         }
         if tree.keepsBranches {
             for branch in history.branches {
-                // Built on top of the redo stack, where a branch step's form lives, and taken off.
+                // Built on the redo stack, which holds a branch step's form, and taken off.
                 let id = StepID(rawValue: branch.step.id!.rawValue)
                 ledger.nextStepID = id.rawValue
                 push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
@@ -204,7 +178,6 @@ extension UndoManager {
         }
     }
 
-    /// The clean mark a history saved, on the restored steps.
     private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
         switch saved {
         case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
@@ -214,7 +187,6 @@ extension UndoManager {
         }
     }
 
-    /// The clean mark, as a history saves it.
     private func savedCleanMark<Command>() -> UndoHistory<Command>.CleanMark {
         if isAtCleanMark {
             return .current
@@ -226,8 +198,7 @@ extension UndoManager {
         }
     }
 
-    /// Pushes `group` onto `stack` as a closed group: a top-level step (`isStep`), or a group
-    /// nested in the one being pushed.
+    /// Pushes `group` onto `stack` as a closed group: a step, or nested in the one pushed.
     private func push<Command: UndoableCommand>(
         _ group: UndoHistory<Command>.Group, onto stack: inout UndoStack,
         model reference: ModelReference, runsExecute: Bool, isStep: Bool
@@ -250,21 +221,18 @@ extension UndoManager {
     }
 }
 
-/// Reads one stack's closed groups into history groups, oldest first.
+/// Reads closed groups into history groups, oldest first.
 private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
-    /// "undo" or "redo", for errors.
+    /// "undo", "redo" or "branch", for errors.
     let stack: String
-    /// The direction every command step of this stack must have.
-    let runsExecute: Bool
     /// Where the steps' dates are.
     let tree: HistoryTreeState
+    /// The direction every command step must have: a redo or branch step's commands execute.
+    var runsExecute: Bool { stack != "undo" }
 
-    /// - Parameters:
-    ///   - entries: A stack's live entries (or a branch step's), oldest first, with no group
-    ///     open.
-    ///   - ids: The ids of their top-level groups, oldest first.
+    /// `entries` are closed groups, with top-level ids `ids`, oldest first.
     func steps(of entries: [UndoStack.Entry], ids: [StepID]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
-        // Open groups under construction, outermost first; the finished top-level groups.
+        // Open groups, outermost first.
         var open: [UndoHistory<Command>.Group] = []
         var steps: [UndoHistory<Command>.Group] = []
         func finish(_ group: UndoHistory<Command>.Group) {
@@ -301,7 +269,7 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
         guard owner.isCommand else { throw .notACommand(stack: stack, stepIndex: step) }
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
-        // A step that keeps its command runs the way its stack says; an entry keeps its own.
+        // A step that keeps its command runs as its stack says; an entry knows its own way.
         guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
               let command = entry.command(bits: handler.inlineBits) as? Command else {
             throw .notACommand(stack: stack, stepIndex: step)

@@ -2,12 +2,10 @@ import Foundation
 
 /// Every step of an undo manager's history as a tree: what a History panel draws.
 ///
-/// Take it from ``UndoManager/historyTree``. Each node is one top-level step (a closed undo
-/// group); its parent is the step that was current when it was recorded, and `nil` for a
-/// step recorded at the start. With ``UndoManager/keepsRedoBranches`` off (Apple's
-/// behaviour) the tree is a single path: the undo steps, oldest first, then the redo steps.
-/// With it on, a new edit made after undoing starts a new branch, and the steps it would have
-/// discarded stay in the tree as an older branch.
+/// Take it from ``UndoManager/historyTree``. Each node is one top-level step; its parent is
+/// the step current when it was recorded (`nil` at the start). Without
+/// ``UndoManager/keepsRedoBranches`` the tree is a single path, the undo steps then the redo
+/// steps; with it, the steps a new edit after undoing would discard stay as an older branch.
 ///
 /// ```swift
 /// let tree = manager.historyTree
@@ -18,8 +16,7 @@ import Foundation
 /// manager.go(to: tree.nodes[0])      // back to the state after the first step
 /// ```
 ///
-/// A tree is a value: it does not change when the manager does. Take a new one after each
-/// change (``UndoManager`` is `Observable`, and reading this property is tracked).
+/// A tree is a value: take a new one after each change (reading it is tracked by Observation).
 public struct UndoTree: Hashable, Sendable {
     /// A node's identity: stable while its step exists, whichever stack or branch it is on,
     /// and saved with the history (``UndoHistory``). Larger ids were recorded later.
@@ -120,12 +117,10 @@ public struct UndoTree: Hashable, Sendable {
     /// ```
     public let redoPath: [NodeID]
 
-    /// Every node's id, ascending, and where each of them stands in ``nodes``: a lookup by
-    /// id is a binary search, with no hashing to pay for when a tree is made.
+    /// Every node's id, ascending, and its place in ``nodes``: a lookup is a binary search.
     private let sortedIDs: [UInt64]
     private let positions: [Int]
 
-    /// A step as the manager reports it, for building a tree.
     struct Step {
         var id: UInt64
         var parent: UInt64?
@@ -133,11 +128,8 @@ public struct UndoTree: Hashable, Sendable {
         var date: Date?
     }
 
-    /// The tree of `steps`, which are sorted by id (every id once). A step whose parent is not
-    /// among them is a root.
-    ///
-    /// O(steps × log steps) for the parent lookups, one allocation per node with children: a
-    /// History panel takes a new tree after every change.
+    /// The tree of `steps`, sorted by id; a step whose parent is not among them is a root.
+    /// O(steps × log steps), one allocation per node with children.
     init(stepsSortedByID steps: [Step], current: UInt64?, redoPath: [UInt64]) {
         let count = steps.count
         let ids = steps.map(\.id)
@@ -190,7 +182,6 @@ public struct UndoTree: Hashable, Sendable {
         self.positions = positions
     }
 
-    /// Where `id` is in `ids` (ascending), if it is there.
     private static func search(_ id: UInt64, in ids: [UInt64]) -> Int? {
         var low = 0
         var high = ids.count
@@ -205,7 +196,6 @@ public struct UndoTree: Hashable, Sendable {
         return low < ids.count && ids[low] == id ? low : nil
     }
 
-    /// The position in ``nodes`` of the node with this id.
     private func position(of id: NodeID) -> Int? {
         Self.search(id.rawValue, in: sortedIDs).map { positions[$0] }
     }

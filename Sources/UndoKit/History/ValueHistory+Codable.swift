@@ -1,39 +1,11 @@
-extension ValueHistory {
-    enum CodingKeys: String, CodingKey {
-        case values
-        case currentIndex
-        case limit
-    }
-}
-
-extension ValueHistory: Encodable where Value: Encodable {
-    /// Encodes the values oldest first, the current position, and the limit if there is one.
-    ///
-    /// In JSON, a history of 1, 2, 3 moved back once, with no limit, reads:
-    ///
-    /// ```swift
-    /// var history = ValueHistory(1)
-    /// history.add(2)
-    /// history.add(3)
-    /// history.previous()
-    /// try JSONEncoder().encode(history)   // {"values":[1,2,3],"currentIndex":1}
-    /// ```
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(values, forKey: .values)
-        try container.encode(currentIndex, forKey: .currentIndex)
-        try container.encodeIfPresent(limit, forKey: .limit)
-    }
-}
-
 extension ValueHistory: Decodable where Value: Decodable {
-    /// Decodes a history encoded by ``encode(to:)``, checking that it is one ``add(_:)``
-    /// could have built.
+    /// Decodes a history encoded by ``encode(to:)`` (the values oldest first, the current
+    /// position, and the limit if there is one: `{"values":[1,2,3],"currentIndex":1}`),
+    /// checking that it is one ``add(_:)`` could have built.
     ///
-    /// Archives are input: a hand-edited or truncated file must not produce a history whose
-    /// ``current`` traps. So decoding throws `DecodingError.dataCorrupted`, naming the key and
-    /// the problem, when `values` is empty, `currentIndex` is outside `values`, `limit` is
-    /// below 1 or smaller than the number of values, or two neighbouring values are equal.
+    /// Archives are input, so a hand-edited or truncated one throws
+    /// `DecodingError.dataCorrupted`, naming the key and the problem, when `values` is empty,
+    /// `currentIndex` is outside it, `limit` is below 1 or the count, or neighbours are equal.
     ///
     /// ```swift
     /// let json = Data(#"{"values":[1,2],"currentIndex":2}"#.utf8)
@@ -66,8 +38,7 @@ extension ValueHistory: Decodable where Value: Decodable {
                 throw corrupted(.values, "\(values.count) values exceed the limit of \(limit)")
             }
         }
-        // add(_:) never records a value equal to the current one; an archive that breaks this
-        // would make previous() or next() "succeed" without changing anything.
+        // Else previous() or next() would "succeed" without changing anything.
         if let repeated = values.indices.dropFirst().first(where: { values[$0] == values[$0 - 1] }) {
             throw corrupted(.values, "values at indices \(repeated - 1) and \(repeated) are equal")
         }

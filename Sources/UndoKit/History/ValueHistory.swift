@@ -16,12 +16,9 @@
 /// display.hasNext          // false
 /// ```
 ///
-/// `ValueHistory` is a plain value with no tie to ``UndoManager``: copy it, compare it, store
-/// it, and send it across isolation domains when `Value` is `Sendable`. Use it when the whole
-/// model is one value and the user steps through its states; see <doc:KeepingAValueHistory>.
-///
-/// Two neighbouring values of a history are never equal, so every successful ``previous()``
-/// or ``next()`` changes ``current``.
+/// A plain value with no tie to ``UndoManager``, for a model that is one value the user steps
+/// through; see <doc:KeepingAValueHistory>. Neighbouring values are never equal, so every
+/// successful ``previous()`` or ``next()`` changes ``current``.
 public struct ValueHistory<Value: Equatable>: Equatable {
     // Oldest first, never empty, and no two neighbours equal.
     var values: [Value]
@@ -38,9 +35,7 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 
     /// Creates a history whose only value is `initial`.
     ///
-    /// `limit` counts values, not steps: a history with a limit of `n` keeps the current
-    /// value and at most `n - 1` values to go back to, and drops the oldest to make room. A
-    /// limit of 1 keeps only the current value.
+    /// `limit` counts values, the current one included: the oldest go to make room.
     ///
     /// ```swift
     /// var history = ValueHistory(0, limit: 3)
@@ -51,9 +46,7 @@ public struct ValueHistory<Value: Equatable>: Equatable {
     /// - Precondition: `limit` is `nil` or at least 1.
     public init(_ initial: Value, limit: Int? = nil) {
         if let limit, limit < 1 {
-            // fatalError rather than precondition: release builds keep the message, as the
-            // core's programmer errors do.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "ValueHistory(_:limit:): limit must be at least 1 (the current value counts), got \(limit)\n"
                     + "Fix: pass nil for an unbounded history, or the number of values to keep, current one included "
                     + "(2 keeps one undo)"
@@ -62,7 +55,6 @@ public struct ValueHistory<Value: Equatable>: Equatable {
         self.init(values: [initial], currentIndex: 0, limit: limit)
     }
 
-    /// Assembles a history from parts that already satisfy the invariants.
     init(values: [Value], currentIndex: Int, limit: Int?) {
         self.values = values
         self.currentIndex = currentIndex
@@ -129,8 +121,8 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 
     /// Moves back to the previous value and returns it, the new ``current``.
     ///
-    /// At the oldest value there is nothing to go back to, which is not an error: the history
-    /// stays as it is and the result is `nil`, as an undo with nothing to undo does nothing.
+    /// At the oldest value it changes nothing and returns `nil`, like an undo with nothing
+    /// to undo.
     ///
     /// ```swift
     /// var history = ValueHistory(1)
@@ -139,7 +131,6 @@ public struct ValueHistory<Value: Equatable>: Equatable {
     /// history.previous()   // nil, and history.current is still 1
     /// ```
     ///
-    /// - Returns: The new current value, or `nil` if there was no previous value.
     /// - Complexity: O(1).
     @discardableResult
     public mutating func previous() -> Value? {
@@ -150,8 +141,7 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 
     /// Moves forward to the next value and returns it, the new ``current``.
     ///
-    /// At the newest value there is nothing to go forward to: the history stays as it is and
-    /// the result is `nil`.
+    /// At the newest value it changes nothing and returns `nil`.
     ///
     /// ```swift
     /// var history = ValueHistory(1)
@@ -161,7 +151,6 @@ public struct ValueHistory<Value: Equatable>: Equatable {
     /// history.next()   // nil, and history.current is still 2
     /// ```
     ///
-    /// - Returns: The new current value, or `nil` if there was no next value.
     /// - Complexity: O(1).
     @discardableResult
     public mutating func next() -> Value? {
@@ -172,8 +161,8 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 
     /// Makes `value` the current value, unless it equals the current one.
     ///
-    /// The values after the current position, those ``next()`` would move to, are dropped,
-    /// as a new edit clears redo. Beyond ``limit``, the oldest values are dropped.
+    /// Drops the values ``next()`` would move to, as a new edit clears redo, and beyond
+    /// ``limit`` the oldest.
     ///
     /// ```swift
     /// var history = ValueHistory("a")
@@ -198,5 +187,13 @@ public struct ValueHistory<Value: Equatable>: Equatable {
 }
 
 extension ValueHistory: Hashable where Value: Hashable {}
+
+extension ValueHistory: Encodable where Value: Encodable {}
+
+extension ValueHistory {
+    enum CodingKeys: String, CodingKey {
+        case values, currentIndex, limit
+    }
+}
 
 extension ValueHistory: Sendable where Value: Sendable {}

@@ -2,11 +2,9 @@ extension UndoManager {
     /// The manager's events as an asynchronous sequence: the events ``addEventObserver(_:)``
     /// delivers, in the same order, for a task to consume at its own pace.
     ///
-    /// Each call returns a stream of its own, which buffers every event from the call on
-    /// until it is consumed. It ends when the manager is deallocated, and when the task
-    /// iterating it is cancelled (the manager then drops it at its next event). It does not
-    /// keep the manager alive, and it does not depend on ``notificationCenter`` or on typed
-    /// messages: it works with both off, on any isolation that owns the manager.
+    /// Each call returns a stream of its own, buffering every event until consumed. It ends
+    /// when the manager is deallocated or the iterating task is cancelled; it does not keep
+    /// the manager alive, nor need ``notificationCenter`` or typed messages.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -24,8 +22,7 @@ extension UndoManager {
         let id = makeObserverID()
         state.eventStreams.append((id, continuation))
         eventObservers.append((id, { [weak self] event in
-            // A stream whose consumer is gone reports it here, on the manager's isolation,
-            // where the observer may be removed (its termination handler may run anywhere).
+            // Removed here, on the manager's isolation (a termination handler may run anywhere).
             if case .terminated = continuation.yield(event) {
                 self?.removeObserver(id: id)
             }
@@ -33,7 +30,7 @@ extension UndoManager {
         return stream
     }
 
-    /// Ends every stream ``events()`` returned; the manager is going away.
+    /// The manager is going away: ends every stream ``events()`` returned.
     func finishEventStreams() {
         for stream in state.eventStreams {
             stream.continuation.finish()

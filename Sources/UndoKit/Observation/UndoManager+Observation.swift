@@ -12,15 +12,12 @@ import Observation
 /// }
 /// ```
 ///
-/// How it stays free when nothing observes: a getter records that its property was read
-/// (one bit) and the value it returned; each public operation then tests one word, and only
-/// when a bit is set does it recompute the properties read and announce the ones that
-/// changed. Announcing a change clears its bit; a tracking that wants the next change reads
-/// the property again, as `withObservationTracking` and `Observations` do.
+/// Free when nothing observes: a getter sets its property's bit and keeps the value; each
+/// operation tests one word, and only for set bits recomputes and announces what changed,
+/// clearing the bit (a tracking reads again for the next change).
 extension UndoManager: Observable {}
 
-/// The manager's observable properties (spec J1), one bit each in
-/// `UndoManagerStorage.observedProperties`.
+/// The observable properties (spec J1), one bit each in `UndoManagerStorage.observedProperties`.
 enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
@@ -30,13 +27,10 @@ enum ObservedProperty: Int, CaseIterable {
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
 
-/// A value an observable property returned, kept to tell whether an operation changed it.
+/// A non-scalar value an observable property returned, to tell whether it changed.
 enum ObservedValue: Equatable {
-    case bool(Bool)
-    case int(Int)
     case string(String)
     case strings([String])
-    /// What a menu item title is made of.
     case title(isAvailable: Bool, name: String)
     /// The whole history tree: a branch can change while the undo and redo paths stay.
     case tree(UndoTree)
@@ -45,14 +39,12 @@ enum ObservedValue: Equatable {
 /// What observing a manager needs beyond the read bits: made on the first read.
 final class ObservationState {
     let registrar = ObservationRegistrar()
-    /// For each property read so far, what announces its change: made from the key path the
-    /// getter passed, so a change reuses that key path instead of instantiating another (a
-    /// key path literal costs 8,000–20,000 instructions on its first use).
+    /// For each property read so far, what announces its change, reusing the getter's key
+    /// path (a key path literal costs 8,000–20,000 instructions on first use).
     var announcers: [((UndoManager) -> Void)?] = Array(repeating: nil, count: ObservedProperty.allCases.count)
 }
 
 extension UndoManager {
-    /// The manager's observation state, made on first use.
     private var observationState: ObservationState {
         if let existing = state.observation { return existing }
         let created = ObservationState()
@@ -60,16 +52,14 @@ extension UndoManager {
         return created
     }
 
-    /// Called by the getter of an observable property: tells Observation the property was
-    /// read, and remembers its value if it was not already being watched.
+    /// Called by an observable property's getter: tells Observation, and watches the value.
     @inline(__always)
     func trackRead<Member>(_ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>) {
         let observation = observationState
         observation.registrar.access(self, keyPath: keyPath)
         if state.observedProperties & property.bit != 0 {
-            // Watched already, with the value an earlier read saw: if an operation changed it
-            // without publishing yet (a read in the middle of an undo, say), the earlier
-            // readers hear of it now, and this read starts watching the value it sees.
+            // If it changed unpublished (a read in the middle of an undo), earlier readers
+            // hear of it now, and this read watches the value it sees.
             publishObservableChanges(among: property.bit)
         }
         if state.observedProperties & property.bit == 0 {
@@ -96,8 +86,7 @@ extension UndoManager {
         state.observedProperties |= property.bit
     }
 
-    /// Announces the observable properties that changed since they were read. Called at the
-    /// end of every public operation that can change one; with nothing read it is one test.
+    /// Announces the observable properties that changed since read; one test if none was.
     @inline(__always)
     func publishObservableChanges() {
         if state.observedProperties != 0 {
@@ -111,12 +100,10 @@ extension UndoManager {
 
     /// Announces the properties among `candidates` that are watched and changed.
     private func publishObservableChanges(among candidates: UInt32) {
-        // A rollback publishes once, when it is done, what ended other than it began; the
-        // watched values stay as they were read until then.
+        // A rollback publishes once, when done.
         guard !state.isRollingBackScope else { return }
-        // Called after every operation while anything is watched, changed or not (a property
-        // read once stays watched until it changes): so only the watched bits are visited,
-        // and the values live in the manager's storage, which no exclusivity check guards.
+        // Runs after every operation while anything is watched: only watched bits are
+        // visited, and the values live in storage no exclusivity check guards.
         var watched = state.observedProperties & candidates
         var changed: UInt32 = 0
         while watched != 0 {
@@ -127,8 +114,7 @@ extension UndoManager {
                 // Counts and flags, the common case, compare as integers.
                 scalar == state.observedScalars[index]
             } else if case .strings(let names)? = state.observedValues[index] {
-                // The listings are compared in place: a History panel keeps them watched, and
-                // making the array after every operation would cost O(steps) allocations.
+                // Compared in place: making the array each time would allocate O(steps).
                 property == .undoActionNames
                     ? undoStack.closedTopLevelNamesNewestFirst(equal: names)
                     : redoStack.closedTopLevelNamesNewestFirst(equal: names)
@@ -142,8 +128,7 @@ extension UndoManager {
         }
         guard changed != 0 else { return }
         state.observedProperties &= ~changed
-        // Announced after the bookkeeping: an onChange handler runs inside `withMutation`
-        // and may read the properties again, which starts watching them afresh.
+        // After the bookkeeping: an onChange handler may read the properties again.
         let announcers = observationState.announcers
         while changed != 0 {
             let index = changed.trailingZeroBitCount
@@ -174,33 +159,23 @@ extension UndoManager {
         }
     }
 
-    /// The value of `property` as its getter computes it, from stored state: never through
-    /// the overridable members (`canRedo`'s getter posts a checkpoint, and a subclass sees
+    /// The value of a property that is not a scalar (``currentScalar(of:)``) as its getter
+    /// computes it, from stored state: never through the overridable members (a subclass sees
     /// exactly the calls Apple's manager makes).
-    private func currentValue(of property: ObservedProperty) -> ObservedValue {
+    private func currentValue(of property: ObservedProperty) -> ObservedValue? {
         switch property {
-        case .canUndo: .bool(undoStack.topLevelCount != 0)
-        case .canRedo: .bool(redoStack.topLevelCount != 0)
-        // A title is a function of these two (through the overridable
-        // `undoMenuTitle(forUndoActionName:)`, which is not called here: reading a property
-        // must not make the manager call a subclass's members it would not call otherwise).
+        // A title is a function of these two (not through `undoMenuTitle(forUndoActionName:)`,
+        // which a subclass may override).
         case .undoMenuItemTitle: .title(isAvailable: undoStack.topLevelCount != 0, name: undoStack.topMetadata?.name ?? "")
         case .redoMenuItemTitle: .title(isAvailable: redoStack.topLevelCount != 0, name: redoStack.topMetadata?.name ?? "")
         case .undoActionName: .string(undoStack.topMetadata?.name ?? "")
         case .redoActionName: .string(redoStack.topMetadata?.name ?? "")
         case .undoActionNames: .strings(undoStack.closedTopLevelNamesNewestFirst())
         case .redoActionNames: .strings(redoStack.closedTopLevelNamesNewestFirst())
-        case .undoCount: .int(undoStack.appleCount)
-        case .redoCount: .int(redoStack.appleCount)
-        case .isUndoing: .bool(state.isUndoing)
-        case .isRedoing: .bool(state.isRedoing)
-        case .groupingLevel: .int(currentStack.nesting)
-        case .isUndoRegistrationEnabled: .bool(registrationIsEnabled)
-        case .levelsOfUndo: .int(undoStack.limit)
-        case .isClean: .bool(isAtCleanMark)
-        case .totalActionCost: .int(undoStack.totalCost)
-        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0))
         case .historyTree: .tree(makeHistoryTree())
+        case .canUndo, .canRedo, .undoCount, .redoCount, .isUndoing, .isRedoing, .groupingLevel,
+             .isUndoRegistrationEnabled, .levelsOfUndo, .isClean, .totalActionCost, .currentHistoryNodeID:
+            nil
         }
     }
 }

@@ -1,27 +1,14 @@
-/// A command recorded by ``UndoManager/perform(_:on:)``: the one allocation a performed
-/// command costs, held by an ``UndoStep`` that moves between the stacks as the command is
-/// undone and redone.
+/// A command recorded by ``UndoManager/perform(_:on:)``: its one allocation, held by an
+/// ``UndoStep`` that moves between the stacks. A step is never copied, so the entry holds the
+/// command as the previous call left it, as ``UndoableCommand`` promises.
 ///
-/// The entry is mutated in place: a step moves, it is never copied, so each entry has one
-/// owner at a time and holds the command as the previous call left it, which is what
-/// ``UndoableCommand`` promises.
-///
-/// Also the interface for code that reads or rebuilds a history of commands: on the undo
-/// stack an entry has `runsExecute == false` (the next run calls `undo(on:)`), on the redo
-/// stack `true` (the next run calls `execute(on:)`). Make one with
-/// ``make(_:on:runsExecute:)`` and push it with ``UndoStack/pushCommand(_:)`` inside a group
-/// opened on either stack; read it back from an entry with ``UndoStack/Entry/commandEntry``.
+/// History code makes one with ``make(_:on:runsExecute:)``, pushes it with
+/// ``UndoStack/pushCommand(_:)`` and reads it back with ``UndoStack/Entry/commandEntry``.
 class CommandEntry: UndoStepOwner {
-    /// Whether the next run calls `execute(on:)` (the entry is a redo) rather than
-    /// `undo(on:)` (an undo). Each run flips it.
-    ///
-    /// Declared first, so that it packs beside ``UndoStepOwner/isCommand`` and the object
-    /// is 32 bytes, a 32-byte malloc chunk, for a command of no stored properties.
-    /// Unchecked exclusivity: only the manager's undo or redo writes it, on an entry it has
-    /// popped, which no other code reaches until it is pushed again.
+    /// Whether the next run calls `execute(on:)` (a redo) rather than `undo(on:)`; each run
+    /// flips it. Declared first, to pack beside ``UndoStepOwner/isCommand`` (a 32-byte
+    /// object). Unchecked exclusivity: only undo or redo writes it, on an entry it popped.
     @exclusivity(unchecked) var runsExecute: Bool
-    /// The weak reference to the model, shared with the commands performed on the same model
-    /// just before (see ``ModelReference``).
     let modelReference: ModelReference
 
     /// The model the command runs on; a step whose model is gone is skipped (spec H3).
@@ -35,16 +22,13 @@ class CommandEntry: UndoStepOwner {
         super.init(isCommand: true, keepsCommandInStep: keepsCommandInStep)
     }
 
-    /// The command, as the last run left it (an `UndoableCommand` of the type it was
-    /// performed with).
+    /// The command, as the last run left it.
     var command: Any {
         preconditionFailure("CommandEntry.command must be overridden")
     }
 
-    /// Undoes or executes the command on its model, as ``runsExecute`` says, and flips
-    /// ``runsExecute``.
-    ///
-    /// - Returns: `false`, having run nothing, if the model is gone.
+    /// Runs the command as ``runsExecute`` says, and flips it; `false`, having run nothing,
+    /// if the model is gone.
     func run() -> Bool {
         preconditionFailure("CommandEntry.run() must be overridden")
     }
@@ -55,23 +39,19 @@ class CommandEntry: UndoStepOwner {
         preconditionFailure("CommandEntry.run(on:) must be overridden")
     }
 
-    /// Runs the command of a step on `model`, this entry's model, already loaded: `execute`
-    /// if `executing`, else `undo`. `bits` is the step's handler word, which holds the command
-    /// if the step keeps it (``InlineCommandOwner``), updated to the command as the run left
-    /// it; an entry that holds its command ignores it, and its ``runsExecute`` says the same
-    /// as `executing`.
+    /// Runs a step's command on `model`, already loaded. `bits`, the step's handler word,
+    /// holds the command when the step keeps it (``InlineCommandOwner``); other entries
+    /// ignore it, and their ``runsExecute`` agrees with `executing`.
     func run(_ bits: inout UInt, on model: AnyObject, executing: Bool) {
         run(on: model)
     }
 
-    /// The command of a step with this owner, `bits` being its handler word (see
-    /// ``run(_:on:executing:)``).
+    /// The command of a step with this owner and handler word `bits`.
     func command(bits: UInt) -> Any {
         command
     }
 
-    /// A new entry for `command` on `model`, for history code; ``UndoManager/perform(_:on:)``
-    /// makes its own through a cached metatype.
+    /// A new entry for history code (``UndoManager/perform(_:on:)`` uses a cached metatype).
     ///
     /// ```swift
     /// let entry = CommandEntry.make(AddItem(title: "Milk"), on: ModelReference(list), runsExecute: false)
@@ -84,23 +64,17 @@ class CommandEntry: UndoStepOwner {
     }
 }
 
-/// The weak reference to the model of commands, shared by consecutive commands on the same
-/// object, as ``ActionTarget`` is by closures (spec H3: the manager never keeps a model
-/// alive, and skips a command whose model is gone).
-///
-/// Shared for two reasons: a command then costs no weak reference of its own (forming and
-/// destroying one are atomic operations on the model's side table), and undo and redo load
-/// the model once for a run of steps holding the same reference. The same reference object
-/// proves the same model.
+/// The weak reference to the model of commands (spec H3), shared by consecutive commands on
+/// the same object, as ``ActionTarget`` is by closures: a command then costs no weak
+/// reference of its own (atomic operations on the side table), and undo and redo load the
+/// model once for a run of steps with the same reference.
 final class ModelReference {
     weak let object: AnyObject?
     /// `ObjectIdentifier(object)` as it was when made.
     let id: ObjectIdentifier
-    /// Never read: an unowned reference keeps the model's memory allocated (not the model
-    /// alive: its `deinit` runs when its last strong reference goes), so no other object can
-    /// be made at its address while this reference exists. An equal identifier therefore
-    /// proves the same model, which lets `perform(_:on:)` find the shared reference without
-    /// a weak load (two atomic operations per command).
+    /// Never read: an unowned reference keeps the model's memory (not the model) allocated,
+    /// so no other object gets its address, and an equal identifier proves the same model:
+    /// `perform(_:on:)` finds the shared reference without a weak load.
     private unowned let addressPin: AnyObject
 
     init(_ object: AnyObject) {
@@ -112,8 +86,7 @@ final class ModelReference {
 
 /// A ``CommandEntry`` for commands of one type.
 final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
-    // Unchecked exclusivity, as `runsExecute`: `run()` mutates it on a popped entry only.
-    // The checks cost about 120 instructions per undo (callgrind, W1 with commands).
+    // Unchecked, as `runsExecute`: the checks cost about 120 instructions per undo (W1).
     @exclusivity(unchecked) private var storedCommand: Command
 
     required init(_ command: Command, on model: ModelReference, runsExecute: Bool) {
@@ -130,8 +103,7 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
     }
 
     override func run(on model: AnyObject) {
-        // Sound: whichever commands share the reference, its object was passed to
-        // `perform(_:on:)` as this command's `Command.Model`, so it is one.
+        // Sound: the object was passed to `perform(_:on:)` as this command's model.
         let typedModel = unsafeDowncast(model, to: Command.Model.self)
         if runsExecute {
             storedCommand.execute(on: typedModel)
@@ -142,21 +114,12 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
     }
 }
 
-/// A ``CommandEntry`` recorded by ``UndoManager/perform(_:retaining:)``: the command of
-/// ``TypedCommandEntry`` and a strong reference to its model, so the model lives as long as
-/// the step (an entry belongs to one step and moves with it; the manager drops it when the
-/// step is removed, trimmed or cleared, or with the manager).
-///
-/// Undo and redo run the command on the model it holds, so a single step costs no weak load
-/// of the model and no release after it (two atomic operations on the model's side table,
-/// most of a W1 undo's time). The shared weak ``ModelReference`` stays, for the target
-/// identity and for the code that reads `model`; while this entry holds the model, it never
-/// reads `nil`. A separate class, not a flag in ``TypedCommandEntry``: the weakly held entry
-/// keeps its layout and its code.
+/// A ``CommandEntry`` recorded by ``UndoManager/perform(_:retaining:)``: the command and a
+/// strong reference to its model, which lives as long as the step. Undo and redo then pay no
+/// weak load and release (most of a W1 undo's time). The weak ``ModelReference`` stays, for
+/// the target identity. A separate class, so ``TypedCommandEntry`` keeps its layout and code.
 final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
-    // Unchecked exclusivity, as in TypedCommandEntry.
-    @exclusivity(unchecked) private var storedCommand: Command
-    /// The model, held strongly for as long as this entry (its step) exists.
+    @exclusivity(unchecked) private var storedCommand: Command  // as in TypedCommandEntry
     let retainedModel: Command.Model
 
     init(_ command: Command, retaining model: Command.Model, reference: ModelReference) {
@@ -168,13 +131,12 @@ final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where 
     override var command: Any { storedCommand }
 
     override func run() -> Bool {
-        // The model is this entry's, borrowed for the call: no load, retain or release.
+        // Borrowed for the call: no load, retain or release.
         run(retainedModel)
         return true
     }
 
     override func run(on model: AnyObject) {
-        // The caller's model is this entry's (the run's model has the entry's identity).
         run(unsafeDowncast(model, to: Command.Model.self))
     }
 
@@ -189,10 +151,9 @@ final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where 
     }
 }
 
-/// Whether a command of this type is kept in its step (``InlineCommandOwner``): plain data of
-/// at most a word, as aligned as a word or less. Free functions, so that `perform(_:on:)`,
-/// which is generic and not specialized, asks the type's layout and not the owner class's
-/// metadata.
+/// Whether a command of this type is kept in its step (``InlineCommandOwner``): plain data,
+/// at most a word. Free functions, so unspecialized `perform(_:on:)` asks the type's layout,
+/// not the owner class's metadata.
 @inline(__always)
 func commandFitsInStep<Command>(_ type: Command.Type) -> Bool {
     _isPOD(Command.self) && MemoryLayout<Command>.size <= MemoryLayout<UInt>.size
@@ -213,20 +174,14 @@ func stepBits<Command>(of command: Command) -> UInt {
 
 extension ErasedHandler {
     /// The handler word of a step that keeps its command in itself and its model alive
-    /// (``UndoManager/perform(_:retaining:)`` with a command that fits in its step): the
-    /// command's bits in the function word, as ``init(inlineBits:)``, and the model, retained,
-    /// as the context. Copying and destroying the handler retain and release its context,
-    /// so the step holds the model strongly for exactly as long as the step exists, with no
-    /// allocation. Never called, like every command step's handler.
+    /// (``UndoManager/perform(_:retaining:)`` with a small command): the command's bits, as
+    /// ``init(inlineBits:)``, and the model, retained, as the context, so the step holds the
+    /// model exactly as long as it exists. Never called. Without the Objective-C runtime only
+    /// (a model may be an Objective-C object, whose reference counting is not a context's).
     ///
-    /// Only where every class instance is a native Swift object, whose reference counting is
-    /// a closure context's: with the Objective-C runtime a model may be an Objective-C object,
-    /// and ``perform(_:retaining:)`` holds it in a ``RetainingCommandEntry`` instead.
-    ///
-    /// The context is written into a handler made with no context, so the handler owns
-    /// exactly the one retain made here (a bit cast to the handler would copy it, retaining
-    /// once more). Out of line: writing through `self`'s address gives the function a stack
-    /// protector, which would otherwise be inlined into undo and redo.
+    /// Written into a handler with no context, so it owns exactly this one retain (a bit cast
+    /// would retain once more). Out of line: writing through `self`'s address gives the
+    /// function a stack protector, which would be inlined into undo and redo.
     @inline(never)
     init(inlineBits: UInt, retaining model: AnyObject) {
         self.init(inlineBits: inlineBits)
@@ -236,20 +191,15 @@ extension ErasedHandler {
         }
     }
 
-    /// The model a step's handler retains (see ``init(inlineBits:retaining:)``), unretained;
-    /// `nil` for every other command step (no context).
+    /// The model a step's handler retains, unretained; `nil` for other command steps.
     @inline(__always)
     var retainedModel: Unmanaged<AnyObject>? {
         unsafeBitCast(self, to: RetainingInlineBits.self).context.map { Unmanaged.fromOpaque($0) }
     }
 
-    /// This handler with the command's bits replaced by `bits`: the same retained model, if
-    /// any, retained once more for the new handler (the old one releases its own).
-    ///
-    /// A new value rather than a write through the handler's address: a function that writes
-    /// through a local's address gets a stack protector, which inlined into undo and redo cost
-    /// every undo and redo, closures' too, about 5 instructions. Called only when a run
-    /// changed the bits.
+    /// This handler with the command's bits replaced by `bits`, its model retained once more.
+    /// A new value, not a write through the handler's address, whose stack protector would
+    /// cost every undo and redo about 5 instructions.
     @inline(__always)
     func replacingInlineBits(with bits: UInt) -> ErasedHandler {
         guard let model = retainedModel else { return ErasedHandler(inlineBits: bits) }
@@ -257,30 +207,22 @@ extension ErasedHandler {
     }
 }
 
-/// The two words of an ``ErasedHandler`` that holds a command's bits and, for a retained
-/// model, the model as its context.
+/// An ``ErasedHandler`` holding a command's bits and, for a retained model, its context.
 private struct RetainingInlineBits {
     let bits: UInt
     let context: UnsafeMutableRawPointer?
 }
 
-/// The owner of the steps that keep their command in themselves: commands of one type, no
-/// larger than a word and holding no references (an index, an amount, a flag), performed on one
-/// model. Their steps hold the command's bits in the handler word a closure's step uses, so
-/// performing one allocates nothing: what a W1 step costs drops from 80 bytes (a
-/// ``CommandEntry`` of 48 and the stack entry) to the 32 of the entry. Shared by consecutive
-/// commands of the type on the model, as ``ModelReference`` is by all commands on it.
-///
-/// Which way a step runs comes from the stack it is on (an undo step's command is undone, a
-/// redo or branch step's executed), so the owner keeps no ``CommandEntry/runsExecute`` of its
-/// own. A subclass's manager keeps every command in a ``CommandEntry``: its overrides see a
-/// handler per step that runs the entry.
+/// The owner of steps that keep their command in themselves: commands of one type, plain data
+/// no larger than a word (an index, a flag), on one model. The command's bits sit in the
+/// step's handler word, so performing allocates nothing (a W1 step: 32 bytes, not 80).
+/// Shared by consecutive such commands on the model. The stack a step is on says which way
+/// it runs, so ``CommandEntry/runsExecute`` is unused. Not used on a subclass's manager.
 final class InlineCommandOwner<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
     required init(modelReference: ModelReference) {
         super.init(modelReference: modelReference, runsExecute: false, keepsCommandInStep: true)
     }
 
-    /// Whether commands of this type fit in a step (see ``commandFitsInStep(_:)``).
     static var fitsInStep: Bool { commandFitsInStep(Command.self) }
 
     static func command(from bits: UInt) -> Command {
@@ -304,11 +246,9 @@ final class InlineCommandOwner<Command: UndoableCommand>: CommandEntry where Com
     }
 
     override func run(_ bits: inout UInt, on model: AnyObject, executing: Bool) {
-        // Sound: the owner is shared only by commands performed on its model, a Command.Model.
-        let typedModel = unsafeDowncast(model, to: Command.Model.self)
-        // In place: the command is plain data in the word, as aligned as a word or less, so the
-        // word's memory can be viewed as the command for the call. Copying it out and back
-        // went through the type's value witnesses (this code is generic, never specialized).
+        let typedModel = unsafeDowncast(model, to: Command.Model.self)  // the owner's model
+        // In place: copying the command out and back goes through value witnesses (this code
+        // is never specialized).
         withUnsafeMutablePointer(to: &bits) { word in
             let raw = UnsafeMutableRawPointer(word)
             let command = raw.bindMemory(to: Command.self, capacity: 1)
@@ -336,8 +276,8 @@ extension UndoStack {
 }
 
 extension UndoStack.Entry {
-    /// The command of an action or singleton entry recorded by ``UndoManager/perform(_:on:)``
-    /// (or ``UndoStack/pushCommand(_:)``); `nil` for group marks and registered closures.
+    /// The command of a step recorded by ``UndoManager/perform(_:on:)``; `nil` for group
+    /// marks and registered closures.
     var commandEntry: CommandEntry? {
         step?.commandEntry
     }

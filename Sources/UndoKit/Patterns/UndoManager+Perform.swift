@@ -7,16 +7,15 @@ extension UndoManager {
     /// so a command that records state in `execute` (the item a removal took out) finds that
     /// state in `undo`.
     ///
-    /// The step is an ordinary registration with `model` as the target (on an instance of a
-    /// subclass, literally a call to ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``,
-    /// so overrides see each step and each inverse; on a plain manager, the command is
-    /// recorded in one allocation and moves between the stacks, so undo and redo allocate
-    /// nothing, and a command that is plain data no larger than a word, such as an index or an
-    /// amount, is kept in the step itself, so performing it allocates nothing either), so
-    /// everything about registrations applies: it joins the open group (or opens the event's automatic group),
+    /// The step is an ordinary registration with `model` as the target, so everything about
+    /// registrations applies: it joins the open group (or opens the event's automatic group),
     /// clears the redo stack, counts against ``levelsOfUndo``, posts the usual notifications,
     /// and is skipped if `model` is gone by the time it is undone. Call
-    /// ``removeAllActions(withTarget:)`` with `model` to forget its steps.
+    /// ``removeAllActions(withTarget:)`` with `model` to forget its steps. On a subclass it
+    /// is literally a call to ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``, so
+    /// overrides see each step and each inverse. On a plain manager undo and redo allocate
+    /// nothing, and a command that is plain data no larger than a word (an index, an amount)
+    /// is kept in the step itself, so performing it allocates nothing either.
     ///
     /// After `execute`, a non-empty ``UndoableCommand/actionName`` names the group, so several
     /// commands performed in one group name it after the last one; undo and redo carry the
@@ -62,15 +61,11 @@ extension UndoManager {
         )
         let entry = entryType.init(command, on: modelReference(for: model), runsExecute: false)
         if state.isSubclassInstance {
-            // A subclass may override registerUndo(withTarget:handler:): it sees every step,
-            // and each inverse, there.
+            // Overrides of registerUndo(withTarget:handler:) see every step and inverse.
             recordThroughOverrides(entry, on: model)
         } else if registrationIsEnabled {
-            // A plain manager records the command itself, in the one allocation of its
-            // CommandEntry, whose step moves between the stacks on undo and redo. Observably
-            // the same registration: nothing but an override could tell. Consumed, so the
-            // step takes this reference instead of a retained copy released at the end
-            // (callgrind, W1 with commands: a retain and a release per perform).
+            // Observably the same registration. Consumed: the step takes this reference, saving
+            // a retain and a release per perform (callgrind, W1 with commands).
             register(UndoStep(command: consume entry))
         }
         nameStep(after: command)
@@ -79,24 +74,19 @@ extension UndoManager {
     /// Executes `command` on `model` and records it as an undoable step that keeps `model`
     /// alive: the opt-in form of ``perform(_:on:)`` for models the manager may own.
     ///
-    /// Everything ``perform(_:on:)`` says holds (grouping, action names, ``levelsOfUndo``,
-    /// notifications, overrides on a subclass), except how the step refers to `model`:
-    /// strongly instead of weakly. Undo and redo then run the command without loading the
-    /// model from a weak reference and releasing it after, the two atomic operations that are
-    /// most of the time of undoing a one-step group. A command that ``perform(_:on:)`` keeps
-    /// in its step (plain data no larger than a word) stays there, so performing it allocates
-    /// nothing either; a larger one costs an allocation, as with ``perform(_:on:)``.
+    /// Everything ``perform(_:on:)`` says holds, except that the step refers to `model`
+    /// strongly instead of weakly. Undo and redo then skip the weak load and release of the
+    /// model, most of the time of undoing a one-step group. Allocation is as with
+    /// ``perform(_:on:)``.
     ///
     /// **Lifetime.** The manager holds `model` strongly until the last step that refers to it
     /// is gone: removed (``removeAllActions()``, ``removeAllActions(withTarget:)``), trimmed
     /// (``levelsOfUndo``, ``actionCostLimit``), cleared (a new registration discards the redo
     /// steps; ``keepsRedoBranches`` keeps them as branches, which hold the model in turn), or
-    /// the manager deallocated. A step that is undone is not gone: it becomes the redo step,
-    /// which holds the model the same way. So such a step is never skipped for a missing
-    /// model, and a model that holds its manager strongly makes a cycle that only removing its
-    /// steps breaks (call `removeAllActions(withTarget: model)` when the document closes, or
-    /// hold the manager weakly). Steps performed with ``perform(_:on:)`` on the same model
-    /// stay weak, but run as long as a retaining step keeps the model alive.
+    /// the manager deallocated; an undone step becomes the redo step, which holds the model
+    /// too. A model that holds its manager strongly makes a cycle that only removing its steps
+    /// breaks (call `removeAllActions(withTarget: model)` when the document closes, or hold
+    /// the manager weakly). Steps performed with ``perform(_:on:)`` on the same model stay weak.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -120,8 +110,7 @@ extension UndoManager {
         let isSubclassInstance = state.isSubclassInstance
         #if !_runtime(_ObjC)
         if !isSubclassInstance && commandFitsInStep(Command.self) {
-            // As in perform(_:on:): the command lives in its step, with the model as the
-            // handler's context (ErasedHandler.init(inlineBits:retaining:)): no allocation.
+            // As in perform(_:on:), with the model as the handler's context.
             if registrationIsEnabled {
                 let owner = inlineCommandOwner(for: model, commandType: Command.self)
                 register(UndoStep(
@@ -144,8 +133,7 @@ extension UndoManager {
         nameStep(after: command)
     }
 
-    /// Names the step after `command`, read after it executed, so that a name can describe
-    /// what execute found ("Delete Milk").
+    /// Names the step after `command` as it executed, so a name can say what it found.
     @inline(__always)
     private func nameStep<Command: UndoableCommand>(after command: Command) {
         let name = command.actionName
@@ -156,8 +144,7 @@ extension UndoManager {
         }
     }
 
-    /// The owner shared by the steps of commands of `commandType` on `model` that keep their
-    /// command in the step: the last one made, if it is for the same model and type.
+    /// The ``InlineCommandOwner`` for `commandType` on `model`: the last one, if it matches.
     @inline(__always)
     func inlineCommandOwner<Command: UndoableCommand>(
         for model: Command.Model, commandType: Command.Type
@@ -167,8 +154,8 @@ extension UndoManager {
            state.lastInlineCommandType == ObjectIdentifier(commandType) {
             return last
         }
-        // Through a cached metatype: instantiating the generic class's metadata on every miss
-        // (commands alternating between models) cost more than the rest of `perform`.
+        // A cached metatype: instantiating generic metadata on every miss cost more than the
+        // rest of `perform`.
         let ownerType = cachedClass(
             InlineCommandOwner<Command>.self, key: ObjectIdentifier(Command.self),
             in: &state.inlineCommandOwnerClassCache
@@ -179,12 +166,10 @@ extension UndoManager {
         return created
     }
 
-    /// The ``ModelReference`` a command on `model` is recorded with: the one of the previous
-    /// command when it is the same object, otherwise a new one.
+    /// The ``ModelReference`` for `model`: the previous command's, if the same object.
     @inline(__always)
     func modelReference(for model: AnyObject) -> ModelReference {
-        // An equal identifier is this very object: the reference pins the address it was made
-        // for (see `ModelReference.addressPin`), so a dead model's address cannot be reused.
+        // An equal identifier is this very object (see `ModelReference.addressPin`).
         if let last = state.lastModelReference, last.id == ObjectIdentifier(model) {
             return last
         }
@@ -193,15 +178,11 @@ extension UndoManager {
         return created
     }
 
-    /// Records a command's step on a subclass's manager, through
-    /// `registerUndo(withTarget:handler:)`, so that its overrides see the registration as they
-    /// see every other (the command's first step, and each inverse an undo or redo records).
-    ///
-    /// When the registration reaches the base implementation, the manager records `entry`
-    /// itself rather than the handler, so the step stays a command that moves between the
-    /// stacks and that ``undoHistory(of:)`` can save. The handler does what the step does, for
-    /// an override that calls it; an override that hands `super` another handler for the same
-    /// target does not change what the step runs.
+    /// Records a command's step on a subclass's manager through
+    /// `registerUndo(withTarget:handler:)`, so its overrides see it (and each inverse).
+    /// The base implementation records `entry` rather than the handler, so the step stays a
+    /// command ``undoHistory(of:)`` can save; the handler does the same, for an override that
+    /// calls it.
     func recordThroughOverrides(_ entry: CommandEntry, on model: AnyObject) {
         let outerPending = state.pendingCommand
         state.pendingCommand = entry

@@ -23,11 +23,10 @@
 /// ### Commands that remember
 ///
 /// Both requirements are `mutating`, so a command can record in itself what it needs to
-/// revert, such as the item a removal took out. The manager keeps the command *as it was
-/// after* each step: the undo sees the state `execute` recorded, and the redo sees the state
-/// `undo` recorded. Because every recorded step holds its own copy of a value-type command,
-/// a command is correct across any number of undo and redo cycles, and performing the same
-/// command value twice records two steps that share nothing:
+/// revert, such as the item a removal took out. The manager keeps the command as each step
+/// left it: the undo sees what `execute` recorded, the redo what `undo` recorded. Each step
+/// holds its own copy of a value-type command, so performing one value twice records two
+/// steps that share nothing:
 ///
 /// ```swift
 /// struct RemoveItem: UndoableCommand {
@@ -48,10 +47,9 @@
 /// A class can conform too, with plain `func` implementations, but then every recorded step
 /// shares the one instance: perform each instance once.
 ///
-/// Don't store the model in the command. The manager holds the model weakly and the command
-/// strongly, so a command that holds its model keeps the model alive for as long as the step
-/// is on a stack. ``UndoManager/perform(_:on:)`` passes the model to every call instead.
-/// See <doc:UsingCommands> for when to choose commands and more pitfalls.
+/// Don't store the model in the command: the manager holds the command strongly, which would
+/// keep the model alive; ``UndoManager/perform(_:on:)`` passes it to every call instead. See
+/// <doc:UsingCommands>.
 public protocol UndoableCommand<Model> {
     /// What the command operates on, passed to every call rather than stored.
     ///
@@ -65,9 +63,8 @@ public protocol UndoableCommand<Model> {
 
     /// Makes the change, recording in `self` whatever ``undo(on:)`` needs to revert it.
     ///
-    /// Runs once when the command is performed and again on every redo, each time on the
-    /// state that the preceding ``undo(on:)`` left in the command, so it must record afresh
-    /// rather than assume it runs once.
+    /// Runs when the command is performed and on every redo, after the preceding
+    /// ``undo(on:)``: it must record afresh.
     ///
     /// ```swift
     /// mutating func execute(on list: TodoList) {

@@ -17,17 +17,11 @@
 /// manager.redo()                              // todos.value[0].done == true
 /// ```
 ///
-/// Each step keeps the whole previous value alive until the step leaves the undo and redo
-/// stacks. Copy-on-write shares the parts of the value that a step leaves alone, but not the
-/// buffer it changes: one item changed in a flat array of 10,000 items keeps a copy of all
-/// 10,000. See <doc:UndoableValues> for what to do when that costs too much.
+/// Each step keeps the whole previous value alive while it is on a stack: one item changed in
+/// a flat array of 10,000 keeps a copy of all 10,000 (see <doc:UndoableValues>).
 ///
-/// The `UndoableValue` is the target of its steps, which the manager holds weakly, so a
-/// recorded step never keeps it alive; it holds its manager strongly. When it is freed it
-/// removes its steps from the manager, so their snapshots go with it.
-///
-/// Like ``UndoManager``, an `UndoableValue` is not `Sendable`: it belongs to the isolation
-/// domain of its manager.
+/// The manager holds the value weakly, as its steps' target; the value holds its manager
+/// strongly, and removes its steps when freed. Like ``UndoManager``, it is not `Sendable`.
 public final class UndoableValue<Value> {
     /// The current value. Change it with ``modify(actionName:_:)``.
     ///
@@ -48,10 +42,8 @@ public final class UndoableValue<Value> {
 
     /// Called after every change of ``value``: a modification, an undo or a redo.
     ///
-    /// Not called for a ``modify(actionName:_:)`` whose body throws, which changes nothing.
-    /// The change carries both values, so the callback rarely needs to capture the
-    /// `UndoableValue`; if it does, capture it weakly, or the value owns itself through the
-    /// callback and is never freed.
+    /// Not called when a ``modify(actionName:_:)`` body throws. If the callback captures the
+    /// `UndoableValue`, capture it weakly, or it is never freed.
     ///
     /// ```swift
     /// todos.onChange = { [weak view] change in
@@ -68,10 +60,8 @@ public final class UndoableValue<Value> {
     /// cost (``UndoManager/setActionCost(_:)``), so that ``UndoManager/actionCostLimit`` can
     /// bound the memory the history holds. `nil`, the default, reports nothing.
     ///
-    /// Called with the old value each time a change is recorded. Undo and redo keep the cost a
-    /// step was recorded with, so it is not called for the snapshots they register. Estimate
-    /// what the snapshot owns that the current value does not share: for a copy-on-write
-    /// collection that one change copied, its whole buffer.
+    /// Called with the old value each time a change is recorded (undo and redo keep the
+    /// step's cost). Estimate what the snapshot does not share with the current value.
     ///
     /// ```swift
     /// let pixels = UndoableValue([UInt8](repeating: 0, count: 1 << 20), undoManager: manager)
@@ -80,12 +70,9 @@ public final class UndoableValue<Value> {
     /// ```
     public var snapshotCost: ((Value) -> Int)?
 
-    /// Whether a ``modify(actionName:_:)`` body is running, to catch a nested modify whose
-    /// change the outer one would overwrite.
+    /// Catches a nested modify, whose change the outer one would overwrite.
     private var isModifying = false
-
-    /// Whether ``modify(actionName:_:)`` is performing its step, whose callback it makes
-    /// itself once the step is named.
+    /// ``modify(actionName:_:)`` calls ``onChange`` itself, once the step is named.
     private var isPerformingModify = false
 
     /// Creates an undoable value whose changes `undoManager` records.
@@ -103,22 +90,16 @@ public final class UndoableValue<Value> {
     }
 
     deinit {
-        // Steps on a dead value would do nothing when undone, yet keep their snapshots (and
-        // an undo step in the menu) alive.
+        // Its steps would do nothing, yet keep their snapshots and menu items alive.
         undoManager.removeAllActions(withTarget: self)
     }
 
     /// Changes the value through `body` and records the change as an undoable step.
     ///
-    /// `body` works on a copy of the value. If it returns, the copy becomes ``value``, an undo
-    /// that restores the previous value is registered, `actionName` (if not `nil`) names the
-    /// undo group, and ``onChange`` is called. If it throws, the error propagates and nothing
-    /// happens: ``value`` is unchanged, nothing is registered and ``onChange`` is not called.
-    ///
-    /// Every call that returns records a step, even if `body` changed nothing; check first if
-    /// that matters. The registration follows the manager's rules: it joins the open group or
-    /// opens the event's automatic group, clears redo, and is not recorded while registration
-    /// is disabled.
+    /// `body` works on a copy. If it returns, the copy becomes ``value``, an undo restoring the
+    /// previous value is registered (by the manager's usual rules), `actionName` names the
+    /// group, and ``onChange`` is called; a step is recorded even if nothing changed. If it
+    /// throws, nothing happens and the error propagates.
     ///
     /// ```swift
     /// let removed = todos.modify(actionName: "Delete") { $0.remove(at: 2) }
@@ -139,16 +120,14 @@ public final class UndoableValue<Value> {
     @discardableResult
     public func modify<R>(actionName: String? = nil, _ body: (inout Value) throws -> R) rethrows -> R {
         if isModifying {
-            // fatalError rather than precondition: release builds keep the message.
-            fatalError(
+            fatalError(  // not precondition: release builds keep the message
                 "UndoableValue.modify(actionName:_:) called from inside the body of a modify of the same value; "
                     + "the outer modify would overwrite the inner change\n"
                     + "Fix: make the change through the outer body's inout value, or modify again after the outer "
                     + "modify returns"
             )
         }
-        // The copy both keeps the old value as the undo snapshot and leaves `value` untouched
-        // if `body` throws; copy-on-write makes it free until `body` mutates.
+        // A copy leaves `value` untouched if `body` throws; copy-on-write makes it free.
         var newValue = value
         let result: R
         do {
@@ -157,10 +136,8 @@ public final class UndoableValue<Value> {
             result = try body(&newValue)
         }
         let oldValue = value
-        // A command that holds the value on the other side of the change, so that the step
-        // can be saved with the manager's history when `Value` is `Codable`
-        // (`undoHistory(of: UndoableValue<Value>.Snapshot.self)`). Performing it installs
-        // the new value; the stacks hold the snapshot, never this object or the manager.
+        // A command, so the step can be saved when `Value` is `Codable`. Performing it
+        // installs the new value; the stacks hold the snapshot, never this object.
         isPerformingModify = true
         undoManager.perform(Snapshot(otherValue: newValue), on: self)
         isPerformingModify = false
@@ -176,8 +153,7 @@ public final class UndoableValue<Value> {
         return result
     }
 
-    /// Swaps ``value`` with a step's snapshot: what a step's execute and undo both do, so
-    /// undo and redo move the same step between the stacks.
+    /// Swaps ``value`` with a step's snapshot: both execute and undo.
     fileprivate func exchange(_ snapshot: inout Value) {
         let oldValue = value
         swap(&value, &snapshot)
@@ -191,8 +167,7 @@ extension UndoableValue {
     /// of the change (the older value while the step can be undone, the newer while it can
     /// be redone). Undo and redo swap it with ``UndoableValue/value``.
     ///
-    /// When `Value` is `Codable`, so is the snapshot, and the manager's history of an
-    /// undoable value can be saved and restored like any command history:
+    /// When `Value` is `Codable`, so is the snapshot, and the history can be saved:
     ///
     /// ```swift
     /// let history = try manager.undoHistory(of: UndoableValue<[Todo]>.Snapshot.self)

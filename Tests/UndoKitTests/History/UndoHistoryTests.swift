@@ -186,6 +186,32 @@ struct UndoHistoryTests {
         #expect(!manager.canUndo && !manager.canRedo && list.items == ["x"])
     }
 
+    /// Pins the saved form of each part, so that the Codable conformances can change without
+    /// changing the file format: a branch step without a parent writes no "parent".
+    @Test func theSavedFormIsStable() throws {
+        typealias History = UndoHistory<ListEdit>
+        let root = History.Group(actionName: "Add a", items: [.command(.insert("a", at: 0))], id: UndoTree.NodeID(rawValue: 1))
+        let branch = History.Group(
+            isDiscardable: true, items: [.group(History.Group(items: []))],
+            id: UndoTree.NodeID(rawValue: 2), date: Date(timeIntervalSinceReferenceDate: 0.5))
+        let history = History(
+            undoSteps: [root], redoSteps: [],
+            branches: [
+                History.BranchStep(parent: UndoTree.NodeID(rawValue: 1), step: branch),
+                History.BranchStep(parent: nil, step: History.Group(items: [], id: UndoTree.NodeID(rawValue: 3))),
+            ],
+            cleanMark: .step(UndoTree.NodeID(rawValue: 2)))
+        let json = #"{"branches":[{"parent":1,"step":{"date":0.5,"discardable":true,"id":2,"items":[{"group":{"items":[]}}]}},"#
+            + #"{"step":{"id":3,"items":[]}}],"clean":{"step":2},"formatVersion":2,"#
+            + #""redo":[],"undo":[{"id":1,"items":[{"command":{"insert":{"_0":"a","at":0}}}],"name":"Add a"}]}"#
+        #expect(String(decoding: try history.encoded(), as: UTF8.self) == json)
+        #expect(try History(encoded: Data(json.utf8)) == history)
+        let unsorted = #"{"formatVersion":2,"undo":[],"redo":[],"branches":[{"step":{"items":[],"id":3}}],"clean":{"start":true}}"#
+        let decoded = try History(encoded: Data(unsorted.utf8))
+        #expect(decoded.branches == [History.BranchStep(parent: nil, step: History.Group(items: [], id: UndoTree.NodeID(rawValue: 3)))])
+        #expect(decoded.cleanMark == .start)
+    }
+
     @Test func everyTruncationOfAHistoryIsRejected() throws {
         let list = SavedList()
         let manager = makeManager()
