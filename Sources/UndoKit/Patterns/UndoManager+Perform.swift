@@ -108,7 +108,7 @@ extension UndoManager {
         var command = command
         command.execute(on: model)
         let isSubclassInstance = state.isSubclassInstance
-        #if !_runtime(_ObjC)
+        #if !canImport(ObjectiveC)  // no Objective-C runtime (see ErasedHandler.init(inlineBits:retaining:))
         if !isSubclassInstance && commandFitsInStep(Command.self) {
             // As in perform(_:on:), with the model as the handler's context.
             if registrationIsEnabled {
