@@ -13,37 +13,16 @@ extension TODOList {
     /// ```
     public enum Change: Hashable, Sendable {
         /// Inserts an item so that it ends up at the position; `list.count` appends.
-        ///
-        /// ```swift
-        /// list.apply(.insert(TODOItem(title: "Buy milk"), at: list.count))
-        /// ```
         case insert(TODOItem, at: Int)
         /// Removes the item at the position.
-        ///
-        /// ```swift
-        /// list.apply(.remove(at: 0))
-        /// ```
         case remove(at: Int)
         /// Replaces the item at the position with a new value of the same item (same `id`).
-        ///
-        /// ```swift
-        /// var done = list.items[0]; done.isDone = true
-        /// list.apply(.replace(at: 0, with: done))
-        /// ```
         case replace(at: Int, with: TODOItem)
         /// Moves the item at `from` so that it ends up at `to`.
-        ///
-        /// ```swift
-        /// list.apply(.move(from: 2, to: 0))
-        /// ```
         case move(from: Int, to: Int)
     }
 
     /// Whether `change` refers only to positions that exist, so ``apply(_:)`` cannot trap.
-    ///
-    /// ```swift
-    /// TODOList().canApply(.remove(at: 0))   // false
-    /// ```
     public func canApply(_ change: Change) -> Bool {
         switch change {
         case .insert(_, let position):

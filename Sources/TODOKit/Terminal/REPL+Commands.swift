@@ -1,9 +1,15 @@
+import Foundation
+
 extension REPL {
     /// Runs one parsed command and prints its result; returns `false`, after printing the
     /// error, if it failed (and so changed nothing).
     func execute(_ command: Command) -> Bool {
         do {
-            try run(command)
+            switch command {
+            case .export(let path): return export(to: path)
+            case .importFile(let path): return try importItems(from: path)
+            default: try run(command)
+            }
             return true
         } catch {
             fail(message(for: error, running: command))
@@ -63,12 +69,48 @@ extension REPL {
             say("Group ended")
         case .history:
             printHistory()
+        case .export, .importFile:
+            // Files to write or read: see `execute(_:)`.
+            break
         case .help:
             pendingOutput.append((false, TODOCommandLine.helpText))
         case .quit:
             // `handle(line:)` stops at quit before executing it.
             break
         }
+    }
+
+    /// Writes the list as JSON to `path`, or prints it.
+    private func export(to path: String?) -> Bool {
+        let bytes = TODOListFile(list: session.list).encoded()
+        guard let path else {
+            // Several lines, which the console escapes as it does all output.
+            pendingOutput.append((false, String(decoding: bytes, as: UTF8.self)))
+            return true
+        }
+        do {
+            try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            fail("cannot write \(path): \(error.localizedDescription)")
+            return false
+        }
+        say("Exported \(Self.counted(session.list.count)) to \(path)")
+        return true
+    }
+
+    /// Adds the items of the JSON file at `path` that the list does not have, as one step.
+    private func importItems(from path: String) throws(EditingSessionError) -> Bool {
+        let file: TODOListFile
+        do {
+            file = try TODOListFile(decoding: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            fail("cannot import \(path): \((error as? TODOListFile.ReadError)?.reason ?? "it cannot be read")")
+            return false
+        }
+        let added = try session.addItems(file.items, named: "Import \(Self.quoted(URL(fileURLWithPath: path).lastPathComponent))")
+        let skipped = file.items.count - added
+        say("Imported \(Self.counted(added)) from \(path)" + (skipped > 0 ? " (\(skipped) already in the list)" : ""))
+        return true
     }
 
     /// Where the item numbered `number` in the list as it was before the line is now: numbers
@@ -151,13 +193,31 @@ extension REPL {
         return columns
     }
 
+    /// A step's date as the `history` command shows it: `2026-11-23 14:05` in `timeZone`.
+    ///
+    /// ```swift
+    /// REPL.timestamp(Date(timeIntervalSince1970: 0), in: TimeZone(identifier: "UTC")!)   // "1970-01-01 00:00"
+    /// ```
+    static func timestamp(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
     private func message(for error: EditingSessionError, running command: Command) -> String {
         switch error {
         case .groupOpen:
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep, .importedItem:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

@@ -12,11 +12,6 @@
 /// ```
 public enum TerminalText {
     /// `text` with every control character but newline and tab written as `\u{XX}`.
-    ///
-    /// ```swift
-    /// TerminalText.safe("bell\u{07}")   // "bell\\u{07}"
-    /// TerminalText.safe("a\tb\n")       // unchanged
-    /// ```
     public static func safe(_ text: String) -> String {
         escaped(text, keepingNewlines: true)
     }
@@ -24,12 +19,20 @@ public enum TerminalText {
     /// `text` as one line: every control character but tab escaped, newlines included, so
     /// that text from outside (a title in the file, a word the user typed) can never start a
     /// line of its own that looks like one of `todo`'s.
-    ///
-    /// ```swift
-    /// TerminalText.line("evil\nerror: fake")   // "evil\\u{0A}error: fake"
-    /// ```
     public static func line(_ text: String) -> String {
         escaped(text, keepingNewlines: false)
+    }
+
+    /// `character` as the line editor draws it: itself, or, if it holds a control character,
+    /// the escapes of its scalars. Tab too: what width it takes depends on the column it
+    /// starts in, and the editor must know where its cursor is.
+    static func visible(_ character: Character) -> String {
+        guard character.unicodeScalars.contains(where: isControl) else { return String(character) }
+        return character.unicodeScalars.map { isControl($0) ? escape($0) : String($0) }.joined()
+    }
+
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2) + "}"
     }
 
     private static func escaped(_ text: String, keepingNewlines: Bool) -> String {
@@ -43,7 +46,7 @@ public enum TerminalText {
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
             if isEscaped(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2) + "}"
+                result += escape(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -51,15 +54,13 @@ public enum TerminalText {
         return result
     }
 
-    /// The first control character of `text` other than tab, and its position counted in
-    /// characters from 1; `nil` if there is none.
-    ///
-    /// ```swift
-    /// TerminalText.firstControlCharacter(in: "a\u{1B}b")   // (U+001B, 2)
-    /// ```
+    /// The first control character of `text`, tab included, and its position counted in
+    /// characters from 1; `nil` if there is none. Titles and details may hold none: a tab
+    /// moves the terminal's cursor to its next tab stop, so a line holding one is wider than
+    /// its characters and the cursor would land in the wrong place.
     public static func firstControlCharacter(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
         for (offset, character) in text.enumerated() {
-            if let scalar = character.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
+            if let scalar = character.unicodeScalars.first(where: isControl) {
                 return (scalar, offset + 1)
             }
         }
