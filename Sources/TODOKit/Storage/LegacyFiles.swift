@@ -229,24 +229,27 @@ enum LegacyFiles {
             throw Problem(error.description)
         }
         let changes = header.formatVersion == 1 ? [] : framedLines(Data(lines[2...].joined(separator: [0x0A])))
-        var revision = header.revision
-        // The tree as steps by id, each with its parent, which the changes apply to.
+        guard !changes.isEmpty else { return (history, header.revision) }
+        // The tree as steps by id, each with its parent, which the changes apply to: the path
+        // to the current step, then the redo path on from its end, then the branches.
         var steps: [UndoTree.NodeID: UndoHistory<TODOCommand>.BranchStep] = [:]
-        var current = history.undoSteps.last?.id
-        var redoPath = history.redoSteps.reversed().compactMap(\.id)
-        for (index, step) in (history.undoSteps + history.redoSteps.reversed()).enumerated() {
-            let parent = index == 0 ? nil : index < history.undoSteps.count ? history.undoSteps[index - 1].id
-                : index == history.undoSteps.count ? current : redoPath[index - history.undoSteps.count - 1]
-            if let id = step.id { steps[id] = .init(parent: parent, step: step) }
+        var current: UndoTree.NodeID?
+        for step in history.undoSteps + history.redoSteps.reversed() {
+            guard let id = step.id else { throw Problem("changes follow a base whose steps have no ids") }
+            steps[id] = .init(parent: current, step: step)
+            current = id
         }
+        current = history.undoSteps.last?.id
+        var redoPath = history.redoSteps.reversed().compactMap(\.id)
         for branch in history.branches { if let id = branch.step.id { steps[id] = branch } }
+        var revision = header.revision
         for (index, payload) in changes.enumerated() {
             guard let payload else {
                 guard index == changes.count - 1 else { throw Problem("change \(index + 1) is damaged") }
                 break
             }
             guard let change = try? JSONDecoder().decode(HistoryChange.self, from: payload), change.revision > revision,
-                  (history.undoSteps + history.redoSteps).allSatisfy({ $0.id != nil }), change.steps.allSatisfy({ $0.step.id != nil }) else {
+                  change.steps.allSatisfy({ $0.step.id != nil }) else {
                 throw Problem("change \(index + 1) cannot be read")
             }
             change.removed.forEach { steps[$0] = nil }
@@ -256,7 +259,6 @@ enum LegacyFiles {
                 throw Problem("change \(index + 1) names a step the history does not have")
             }
         }
-        guard !changes.isEmpty else { return (history, revision) }
         // The path from the start to the current step, the redo path, the rest as branches.
         var undo: [UndoHistory<TODOCommand>.Group] = []
         var onPath = Set(redoPath)

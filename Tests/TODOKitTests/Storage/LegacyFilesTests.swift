@@ -73,4 +73,29 @@ import Testing
         #expect(try TODOListFile(decoding: TODOListFile(list: TODOList(items: file.items)).encoded()) == TODOListFile(list: TODOList(items: file.items)))
         withExtendedLifetime(directory) {}
     }
+
+    /// A version 1 history file (a header and the history, whose steps have no ids), with redo
+    /// steps: imported, every step gets an id, and undo and redo work on it. (The fuzzer found
+    /// this file trapping the importer.)
+    @Test func aVersion1HistoryWithRedoStepsImportsWithIDs() throws {
+        let directory = try TemporaryDirectory()
+        let old = directory.file("todo.json")
+        try Data(#"""
+            {"formatVersion": 2, "revision": 6, "items": [{"detail": "", "id": "4282BAC8-194F-4736-BBEA-4BB2FBE1367B",
+             "isDone": false, "priority": "medium", "title": "a"}]}
+            """#.utf8).write(to: old)
+        try Data(#"""
+            {"formatVersion":1,"revision":6}
+            {"formatVersion":1,"redo":[{"items":[{"command":{"change":{"at":3,"item":{"detail":"","id":"F7749410-E546-4C69-99F9-398B6EB7FAB6","isDone":false,"priority":"medium","title":"d"},"op":"insert"},"date":1795433767,"inverse":{"at":3,"op":"remove"},"name":"Add \"d\""}}],"name":"Add \"d\""},{"items":[{"command":{"change":{"at":0,"item":{"detail":"","id":"4282BAC8-194F-4736-BBEA-4BB2FBE1367B","isDone":true,"priority":"medium","title":"a"},"op":"replace"},"date":1795433767,"inverse":{"at":0,"item":{"detail":"","id":"4282BAC8-194F-4736-BBEA-4BB2FBE1367B","isDone":false,"priority":"medium","title":"a"},"op":"replace"},"name":"Mark \"a\" Done"}},{"command":{"change":{"at":2,"item":{"detail":"","id":"9C9D29DC-A1FA-4717-A5A2-B9906E7280E4","isDone":false,"priority":"medium","title":"c"},"op":"insert"},"date":1795433767,"inverse":{"at":2,"op":"remove"},"name":"Add \"c\""}},{"command":{"change":{"at":1,"item":{"detail":"","id":"3C4900C4-BF14-438F-A961-7EA13AC59373","isDone":false,"priority":"medium","title":"b"},"op":"insert"},"date":1795433767,"inverse":{"at":1,"op":"remove"},"name":"Add \"b\""}}],"name":"Plan Week"}],"undo":[{"items":[{"command":{"change":{"at":0,"item":{"detail":"","id":"4282BAC8-194F-4736-BBEA-4BB2FBE1367B","isDone":false,"priority":"medium","title":"a"},"op":"insert"},"date":1795433767,"inverse":{"at":0,"op":"remove"},"name":"Add \"a\""}}],"name":"Add \"a\""}]}
+            """#.utf8).write(to: URL(fileURLWithPath: old.path + ".history"))
+        let store = TODOStore(fileURL: old)
+        #expect(try store.load().list.items.map(\.title) == ["a"])
+        let history = try store.savedHistory()
+        #expect(history.undoSteps.map(\.actionName) == ["Add \"a\""])
+        #expect(history.redoSteps.map(\.actionName) == ["Add \"d\"", "Plan Week"])
+        #expect((history.undoSteps + history.redoSteps).allSatisfy { $0.id != nil })
+        let console = ScriptedConsole(["redo", "redo"])
+        #expect(REPL(session: EditingSession(), store: store, console: console.console).run() == 0)
+        #expect(console.outputLines == ["Redo Plan Week (items 2 and 3 are back; item 1 changed)", "Redo Add \"d\" (item 4 is back)"])
+    }
 }

@@ -11,7 +11,7 @@
 // - the list exported as JSON reads back as the same items, and the snapshot's bytes, read
 //   as a list file, never trap either.
 //
-// Run with Tests/Fuzz/run.sh; the seed corpus is in Tests/Fuzz/Corpus/LegacyFiles.
+// Run with Tests/Fuzz/run.sh; the seed corpus is in Tests/Fuzz/Corpus/LegacyImport.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
