@@ -20,10 +20,11 @@ import Foundation
 /// ```
 public enum TODOCommandLine {
     /// Runs `todo` with `arguments` (without the program name) and returns its exit status:
-    /// 0 on success; 1 if a command failed, the data file could not be read or stayed locked by
-    /// another process, or a change could not be saved; 2 for invalid options or settings
-    /// (`TODO_LOCK_TIMEOUT`, `TODO_COMPACTION_MINIMUM`, `TODO_HISTORY_LIMIT`). A saved undo
-    /// history that can't be used is dropped with a warning, never an error.
+    /// 0 on success; 1 if a command failed, the data file could not be read or stayed busy with
+    /// another process's change, or a change could not be saved (an interactive session: only
+    /// if the list could not be read, see ``REPL/run()``); 2 for invalid options or settings
+    /// (`TODO_LOCK_TIMEOUT`, `TODO_HISTORY_LIMIT`). A saved undo history that can't be used is
+    /// dropped with a warning, never an error.
     ///
     /// ```swift
     /// exit(TODOCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),

@@ -6,7 +6,7 @@ import UndoKit
 ///
 /// Every edit of an ``EditingSession`` is performed as a `TODOCommand` with UndoKit's
 /// `perform(_:on:)`, so the undo manager's stacks hold values, not closures, and
-/// `undoHistory(of: TODOCommand.self)` can save them beside the list (see ``SavedHistory``).
+/// their steps can be saved with the list, one database row each, as UndoKit encodes them.
 /// The model is the session: executing applies ``change`` to ``EditingSession/list``, and
 /// undoing applies ``inverse``. Applying one always yields the other again (see
 /// ``TODOList/apply(_:)``), so a command can be undone and redone any number of times.
@@ -114,8 +114,8 @@ extension TODOCommand: Codable {
     }
 
     /// A change as `{"op":"insert","at":0,"item":{…}}`, `{"op":"remove","at":0}`,
-    /// `{"op":"replace","at":0,"item":{…}}` or `{"op":"move","from":2,"to":0}`, as the journal
-    /// writes them.
+    /// `{"op":"replace","at":0,"item":{…}}` or `{"op":"move","from":2,"to":0}`, as earlier versions'
+    /// journal wrote them, which their history files hold too.
     private struct ChangeCoding: Codable {
         var change: TODOList.Change
 

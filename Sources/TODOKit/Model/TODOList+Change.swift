@@ -4,7 +4,7 @@ extension TODOList {
     /// Every edit of the editing session is one of these; the inverse is what gets registered with
     /// the undo manager, and applying the inverse yields the original change again, which is how
     /// redo re-registers undo without any extra bookkeeping. The same values are what
-    /// ``TODOReplica/commit(_:holding:)`` writes to the journal, one record per commit.
+    /// ``TODODatabase/commit(_:madeTo:)`` writes, a change of rows each.
     ///
     /// ```swift
     /// var list: TODOList = [TODOItem(title: "Buy milk")]

@@ -5,7 +5,7 @@ extension UUID {
     /// case, exactly the strings `UUID(uuidString:)` accepts.
     ///
     /// `UUID(uuidString:)` goes through `sscanf` on Linux, which took a sixth of the time of
-    /// loading a 10,000-item list; every item and most journal changes carry an identity.
+    /// loading a 10,000-item list, and every item row carries one.
     init?(parsing text: String) {
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let parsed = withUnsafeMutableBytes(of: &uuid) { output -> Bool in
