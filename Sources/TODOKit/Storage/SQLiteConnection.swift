@@ -112,9 +112,13 @@ final class SQLiteConnection {
 
         /// The column as text (a `NULL` reads as empty), its bytes as stored.
         func text(_ column: Int32) -> String {
-            guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-            let count = Int(sqlite3_column_bytes(statement, column))
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+            String(decoding: bytes(column), as: UTF8.self)
+        }
+
+        /// The column's text as bytes, valid until the row moves on.
+        func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+            guard let bytes = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
         }
     }
 }

@@ -197,7 +197,7 @@ public final class TODODatabase {
                     problem = "the items' positions skip or repeat at item \(number)"
                     return
                 }
-                guard let id = UUID(parsing: row.text(1)) else {
+                guard let id = UUID(parsingUTF8: row.bytes(1)) else {
                     problem = "item \(number) has the id \"\(row.text(1))\", which is not a UUID"
                     return
                 }

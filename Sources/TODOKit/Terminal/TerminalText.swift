@@ -39,7 +39,12 @@ public enum TerminalText {
         func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
             isControl(scalar) && scalar != "\t" && !(keepingNewlines && scalar == "\n")
         }
-        guard text.unicodeScalars.contains(where: isEscaped) else {
+        // Nearly all text has nothing to escape: look at its bytes first, which is much faster
+        // than at its scalars (a C1 control is 0xC2 0x80–0x9F in UTF-8).
+        let mayHaveControls = text.utf8.contains { byte in
+            byte < 0x20 ? byte != 0x09 && !(keepingNewlines && byte == 0x0A) : byte == 0x7F || byte == 0xC2
+        }
+        guard mayHaveControls, text.unicodeScalars.contains(where: isEscaped) else {
             return text
         }
         var result = ""
