@@ -13,6 +13,12 @@ extension EditingSession {
     /// try database.commit(session.takeChanges(), madeTo: listOnDisk)
     /// ```
     public func takeChanges() -> [TODOList.Change] {
+        takeIdentifiedChanges().map(\.change)
+    }
+
+    /// ``takeChanges()``, each change with the item it touched: what a ``TODODatabase``
+    /// commits without a copy of the list.
+    public func takeIdentifiedChanges() -> [TODOList.IdentifiedChange] {
         defer { appliedChanges.removeAll() }
         return appliedChanges
     }

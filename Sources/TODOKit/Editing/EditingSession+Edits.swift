@@ -204,8 +204,8 @@ extension EditingSession {
         // histories are checked against the list first, so positions always exist; checking
         // anyway means a bug elsewhere could never turn into a trap here.
         guard list.canApply(change) else { return nil }
+        appliedChanges.append(list.identified(change))
         let inverse = list.apply(change)
-        appliedChanges.append(change)
         changeCount += 1
         return inverse
     }

@@ -51,7 +51,7 @@ public final class EditingSession {
     public internal(set) var changeCount = 0
 
     /// The changes applied to ``list`` since the last ``takeChanges()``, in order; see there.
-    var appliedChanges: [TODOList.Change] = []
+    var appliedChanges: [TODOList.IdentifiedChange] = []
 
     /// The explicit groups begun with ``beginGroup(named:)`` and not yet ended, outermost first.
     var openGroups: [OpenGroup] = []

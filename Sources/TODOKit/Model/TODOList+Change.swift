@@ -83,3 +83,26 @@ extension TODOList {
         }
     }
 }
+
+extension TODOList {
+    /// A change with the identity of the item it finds at its position (none for an
+    /// insertion, whose item is new): what lets a store check that it changes the very item
+    /// the change was made to.
+    public struct IdentifiedChange: Hashable, Sendable {
+        /// The change.
+        public var change: Change
+        /// The item at the change's position before it applied; `nil` for an insertion.
+        public var itemID: TODOItem.ID?
+    }
+
+    /// `change` with the item it finds in this list.
+    ///
+    /// - Precondition: `canApply(change)`.
+    func identified(_ change: Change) -> IdentifiedChange {
+        switch change {
+        case .insert: IdentifiedChange(change: change, itemID: nil)
+        case .remove(let position), .replace(let position, _), .move(let position, _):
+            IdentifiedChange(change: change, itemID: items[position].id)
+        }
+    }
+}

@@ -97,7 +97,7 @@ extension TODODatabase {
                 $0.isNull(0) ? SQLiteValue.null : .integer($0.integer(0))
             }
             // Without a row, the steps belong to a list a todo without history changed since.
-            try connection.executeScript(current == nil ? "DELETE FROM step" : "UPDATE step SET place = 'branch' WHERE place = 'redo'")
+            try connection.execute(current == nil ? "DELETE FROM step" : "UPDATE step SET place = 'branch' WHERE place = 'redo'")
             let id = try connection.integer("SELECT ifnull(max(id), 0) + 1 FROM step") ?? 1
             try connection.execute(
                 "INSERT INTO step (id, parent, place, name, made_by, saved_in, body) VALUES (?, ?, 'undo', ?, ?, ?, ?)",

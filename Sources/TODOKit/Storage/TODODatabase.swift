@@ -108,13 +108,23 @@ public final class TODODatabase {
     }
 
     /// Writes `changes`, made in order to `list` (the list on disk), as the next revision,
-    /// inside ``write(_:)``. Each change names the item it touches and must find it where it
-    /// says; a database that says otherwise was changed behind SQLite's back, which is damage.
+    /// inside ``write(_:)``: ``commit(_:)`` with the item each one touches.
     public func commit(_ changes: [TODOList.Change], madeTo list: TODOList) throws(TODOStoreError) {
-        precondition(isWriting, "TODODatabase.commit(_:madeTo:) runs inside write(_:)")
+        var list = list
+        try commit(changes.map { change in
+            defer { if list.canApply(change) { list.apply(change) } }
+            return list.canApply(change) ? list.identified(change) : .init(change: change, itemID: nil)
+        })
+    }
+
+    /// Writes `changes`, made in order to the list on disk, as the next revision, inside
+    /// ``write(_:)``. Each names the item it touches and must find it where it says; a
+    /// database that says otherwise was changed behind SQLite's back, which is damage. Costs
+    /// what the changes cost, whatever the length of the list.
+    public func commit(_ changes: [TODOList.IdentifiedChange]) throws(TODOStoreError) {
+        precondition(isWriting, "TODODatabase.commit(_:) runs inside write(_:)")
         guard !changes.isEmpty, let connection else { return }
         let next = revision + 1
-        var list = list
         try run(writing: true) { () throws(SQLiteError) in
             if !originIsRecorded {
                 // Who changed what, for people and for undo that tells sessions apart.
@@ -123,9 +133,7 @@ public final class TODODatabase {
                     [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970)])
             }
             for change in changes {
-                guard list.canApply(change) else { throw SQLiteError(code: SQLITE_CORRUPT, message: "a change does not fit the list") }
-                try write(change, to: list, revision: next, on: connection)
-                list.apply(change)
+                try write(change, revision: next, on: connection)
             }
             try connection.execute("UPDATE list_state SET revision = ?", [.int(next)])
         }
@@ -135,8 +143,11 @@ public final class TODODatabase {
     }
 
     /// One change as SQL, positions shifted by hand. Every statement that finds an item checks
-    /// its identity too.
-    private func write(_ change: TODOList.Change, to list: TODOList, revision: Int, on connection: SQLiteConnection) throws(SQLiteError) {
+    /// its identity too, and an insertion its position.
+    private func write(_ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection) throws(SQLiteError) {
+        let id = identified.itemID?.uuidString ?? ""
+        // The number of items, from the position index (positions run 0, 1, 2, …).
+        func count() throws(SQLiteError) -> Int { Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0) }
         func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
             guard changed == 1 else {
                 throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
@@ -146,24 +157,26 @@ public final class TODODatabase {
         func fields(_ item: TODOItem) -> [SQLiteValue] {
             [.text(item.title), .text(item.detail), .int(item.isDone ? 1 : 0), .text(item.priority.rawValue)] + stamp
         }
-        switch change {
+        switch identified.change {
         case .insert(let item, let position):
+            let count = try count()
+            try expectItem(position >= 0 && position <= count ? 1 : 0, at: position)
             try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)])
             try connection.execute("""
                 INSERT INTO item (title, detail, is_done, priority, changed_in, changed_by, id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, fields(item) + [.text(item.id.uuidString), .int(position)])
         case .remove(let position):
-            let id = list.items[position].id.uuidString
             try expectItem(try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]), at: position)
             try connection.execute("UPDATE item SET position = position - 1 WHERE position > ?", [.int(position)])
         case .replace(let position, let item):
-            guard item.id == list.items[position].id else { return try expectItem(0, at: position) }
+            guard item.id == identified.itemID else { return try expectItem(0, at: position) }
             try expectItem(try connection.execute("""
                 UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
                 """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
         case .move(let source, let destination):
             // Out of the way at -1, the items in between shift by one, then into its place.
-            let id = list.items[source].id.uuidString
+            let count = try count()
+            try expectItem(destination >= 0 && destination < count ? 1 : 0, at: destination)
             try expectItem(try connection.execute(
                 "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
                 stamp + [.int(source), .text(id)]), at: source)

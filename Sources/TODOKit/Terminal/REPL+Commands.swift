@@ -115,14 +115,41 @@ extension REPL {
 
     /// Where the item numbered `number` in the list as it was before the line is now: numbers
     /// on one line refer to that list, so `rm 1; rm 2` removes the first two items shown.
+    ///
+    /// Found by following the item through the line's changes so far, which costs what the
+    /// line did, not what the list holds: a removal loses it, unless an insertion (an undo)
+    /// brings the same item back.
     private func shownPosition(_ number: Int) throws(EditingSessionError) -> Int {
-        guard let shown = itemsShownBeforeLine else { return number - 1 }
-        guard shown.indices.contains(number - 1) else {
-            throw .noSuchItem(position: number - 1, count: shown.count)
+        guard let start = lineStart else { return number - 1 }
+        guard number >= 1, number <= start.count else {
+            throw .noSuchItem(position: number - 1, count: start.count)
         }
-        guard let position = session.list.items.firstIndex(where: { $0.id == shown[number - 1] }) else {
-            throw .removedEarlierOnTheLine(number: number)
+        var position: Int? = number - 1
+        var removed: UUID?
+        for identified in session.appliedChanges[start.changes...] {
+            switch (identified.change, position) {
+            case (.insert(_, let at), let current?):
+                if at <= current { position = current + 1 }
+            case (.insert(let item, let at), nil):
+                if item.id == removed { position = at }
+            case (.remove(let at), let current?):
+                if at == current {
+                    (position, removed) = (nil, identified.itemID)
+                } else if at < current {
+                    position = current - 1
+                }
+            case (.move(let source, let destination), let current?):
+                if source == current {
+                    position = destination
+                } else {
+                    let shifted = source < current ? current - 1 : current
+                    position = destination <= shifted ? shifted + 1 : shifted
+                }
+            case (.replace, _), (.remove, nil), (.move, nil):
+                break
+            }
         }
+        guard let position else { throw .removedEarlierOnTheLine(number: number) }
         return position
     }
 

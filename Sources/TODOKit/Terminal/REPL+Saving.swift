@@ -16,24 +16,25 @@ extension REPL {
             return runEvent(commands)
         }
         let outputBefore = pendingOutput.count
-        var listOnDisk: TODOList?
+        var ran = false
         var succeeded = false
         do {
             try database.write { () throws(TODOStoreError) in
                 // Under the lock, the list on disk is the one this line changes.
                 guard try catchUpHoldingLock(), loadHistoryIfNeeded(for: commands) else { return }
-                let before = session.list
-                listOnDisk = before
+                ran = true
                 succeeded = runEvent(commands)
-                let changes = session.takeChanges()
+                let changes = session.takeIdentifiedChanges()
                 guard !changes.isEmpty else { return }
-                try database.commit(changes, madeTo: before)
+                try database.commit(changes)
                 try savedHistory.save(session, to: database, edited: commands.contains { $0.isEditOrRead && mayChangeList($0) })
             }
         } catch {
-            if let listOnDisk {
-                // Nothing of the line is on disk: nothing of it stays, nor is shown as done.
-                session.replaceList(listOnDisk)
+            if ran {
+                // Nothing of the line is on disk: nothing of it stays, nor is shown as done. (No
+                // copy of the list was kept for this: holding one would make the line's first
+                // change copy the whole list.)
+                session.replaceList((try? database.readList()) ?? TODOList())
                 savedHistory.reset()
                 pendingOutput.removeSubrange(outputBefore...)
             }
@@ -67,9 +68,9 @@ extension REPL {
     /// A line with `undo`, `redo`, `begin` or `end` moves through the history or its groups,
     /// which a scope cannot contain; it runs until a command fails.
     private func runEvent(_ commands: [Command]) -> Bool {
-        itemsShownBeforeLine = session.list.items.map(\.id)
+        lineStart = (session.list.count, session.appliedChanges.count)
         defer {
-            itemsShownBeforeLine = nil
+            lineStart = nil
             session.endEvent()
         }
         guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {

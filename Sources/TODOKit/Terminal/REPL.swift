@@ -41,9 +41,9 @@ public final class REPL {
 
     /// What the current line printed, held back until its changes are committed.
     var pendingOutput: [(isError: Bool, text: String)] = []
-    /// While a line runs: the items of the list as it was before the line, in order, which
-    /// its item numbers refer to.
-    var itemsShownBeforeLine: [UUID]?
+    /// While a line runs: how many items the list had before it, which its item numbers refer
+    /// to, and how many changes the session had made then; see `shownPosition(_:)`.
+    var lineStart: (count: Int, changes: Int)?
 
     /// Whether any command failed, or any change could not be saved, so far.
     public internal(set) var hadErrors = false

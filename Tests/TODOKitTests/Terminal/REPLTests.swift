@@ -259,6 +259,22 @@ import Testing
         #expect(console.errorLines.isEmpty)
     }
 
+    /// Numbers follow their items through every change the line makes: moves, insertions,
+    /// removals, and an undo that brings a removed item back.
+    @Test(arguments: [
+        ("mv 3 1; done 3", ["c", "a", "b", "d"], "1. [x] c"),
+        ("add e; mv 1 5; done 1", ["b", "c", "d", "e", "a"], "5. [x] a"),
+        ("rm 2; done 3", ["a", "c", "d"], "2. [x] c"),
+        ("rm 1; undo; done 1", ["a", "b", "c", "d"], "1. [x] a"),
+    ])
+    func itemNumbersFollowTheirItemsThroughTheLine(line: String, titles: [String], last: String) {
+        let (repl, console) = Self.make()
+        _ = Self.run("add a; add b; add c; add d", repl, console)
+        #expect(Self.run(line, repl, console).last == last)
+        #expect(repl.session.list.items.map(\.title) == titles)
+        #expect(console.errorLines.isEmpty)
+    }
+
     @Test func aNumberRemovedEarlierOnTheLineFailsTheLine() {
         let (repl, console) = Self.make()
         _ = Self.run("add a; add b", repl, console)
