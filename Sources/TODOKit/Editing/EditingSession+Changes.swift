@@ -10,7 +10,7 @@ extension EditingSession {
     /// ```swift
     /// try session.add("Buy milk")
     /// session.endEvent()
-    /// try database.commit(session.takeChanges(), madeTo: listOnDisk)
+    /// let changes = session.takeChanges()
     /// ```
     public func takeChanges() -> [TODOList.Change] {
         takeIdentifiedChanges().map(\.change)

@@ -4,7 +4,7 @@ extension TODOList {
     /// Every edit of the editing session is one of these; the inverse is what gets registered with
     /// the undo manager, and applying the inverse yields the original change again, which is how
     /// redo re-registers undo without any extra bookkeeping. The same values are what
-    /// ``TODODatabase/commit(_:madeTo:)`` writes, a change of rows each.
+    /// ``TODODatabase/commit(_:)`` writes, a change of rows each.
     ///
     /// ```swift
     /// var list: TODOList = [TODOItem(title: "Buy milk")]
@@ -93,6 +93,12 @@ extension TODOList {
         public var change: Change
         /// The item at the change's position before it applied; `nil` for an insertion.
         public var itemID: TODOItem.ID?
+
+        /// Pairs a change with the item it touches.
+        public init(change: Change, itemID: TODOItem.ID?) {
+            self.change = change
+            self.itemID = itemID
+        }
     }
 
     /// `change` with the item it finds in this list.

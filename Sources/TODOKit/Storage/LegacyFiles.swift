@@ -1,24 +1,21 @@
 import Foundation
 import UndoKit
 
-/// The files earlier versions of `todo` kept a list in, read once to import it into a new
-/// database: `todo.json` (the list at a revision), `todo.json.journal` (the changes since, a
-/// header then one `<CRC-32> <JSON>` line each), `todo.json.history` (a header, the undo
-/// history as UndoKit encodes it, then one framed line per change of it) and
-/// `todo.json.lines` (the lines typed at the prompt).
+/// The files earlier versions of `todo` kept a list in, read once to import it: `todo.json`
+/// (the list at a revision), `.journal` (the changes since, one `<CRC-32> <JSON>` line each
+/// after a header), `.history` (a header, the undo history as UndoKit encodes it, then one
+/// framed line per change of it) and `.lines` (the lines typed at the prompt).
 ///
-/// The list must read exactly, or nothing is imported: a damaged line with lines after it, a
-/// journal that does not fit its snapshot, or a newer format stops `todo` with the file and
-/// the problem, and the files stay as they are. Only a torn last line, which a crash left and
-/// which was never reported as saved, is skipped, as those versions did. A history that is
-/// damaged, behind the list or does not fit it is left out, with a note; never the list.
+/// The list must read exactly or nothing is imported: damage, a journal that does not fit its
+/// snapshot, or a newer format stops `todo` naming the file, which stays as it is. Only a torn
+/// last line, left by a crash and never reported as saved, is skipped, as those versions did.
+/// A history that is damaged, behind the list or does not fit it is left out with a note.
 enum LegacyFiles {
-    /// What the old files hold.
+    /// What the old files hold, and why the history was left out, if it was.
     struct Contents {
         var list: TODOList
         var revision: Int
         var history: UndoHistory<TODOCommand>?
-        /// Why the history was left out, if it was.
         var problems: [String] = []
     }
 
@@ -102,7 +99,6 @@ enum LegacyFiles {
         var reason: String
         init(_ reason: String) { self.reason = reason }
     }
-
     private struct Version: Decodable { var formatVersion: Int }
     private struct Snapshot: Decodable { var items: [TODOItem]; var revision: Int? }
     private struct JournalHeader: Decodable { var formatVersion: Int; var baseRevision: Int }
@@ -203,8 +199,8 @@ enum LegacyFiles {
 
     private struct HistoryHeader: Decodable { var formatVersion: Int; var revision: Int }
 
-    /// A line after the base: the steps a change made or moved (each with its parent), those
-    /// it removed, where the list went, and the path redo follows, the next step first.
+    /// A line after the base: steps made or moved, steps removed, the current step, and the
+    /// path redo follows.
     private struct HistoryChange: Decodable {
         var revision: Int
         var steps: [UndoHistory<TODOCommand>.BranchStep]

@@ -25,9 +25,7 @@ final class SQLiteConnection {
     }
 
     deinit {
-        for statement in statements.values {
-            sqlite3_finalize(statement)
-        }
+        statements.values.forEach { sqlite3_finalize($0) }
         sqlite3_close_v2(handle)
     }
 

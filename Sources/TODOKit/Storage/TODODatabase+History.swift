@@ -88,7 +88,7 @@ extension TODODatabase {
 
     /// Adds `step` as the newest step, below the current one (what redo would have taken
     /// stays, as a branch), and trims the oldest to `limit`: what a change made without the
-    /// history in memory saves. Inside ``write(_:)``, after ``commit(_:madeTo:)``.
+    /// history in memory saves. Inside ``write(_:)``, after ``commit(_:)``.
     func appendStep(_ step: Step, limit: Int) throws(TODOStoreError) -> UndoTree.NodeID {
         let body = try encoded(step)
         return try run(writing: true) { () throws(SQLiteError) in

@@ -152,7 +152,7 @@ extension TODODatabase {
 
     /// Puts the contents of old files in the new, empty database, at their revision.
     private func importLegacy(_ legacy: LegacyFiles.Contents) throws(TODOStoreError) {
-        try commit(legacy.list.items.enumerated().map { .insert($1, at: $0) }, madeTo: TODOList())
+        try commit(legacy.list.items.enumerated().map { .init(change: .insert($1, at: $0), itemID: nil) })
         try run(writing: true) { () throws(SQLiteError) in
             try connection?.execute(
                 "UPDATE list_state SET revision = ?, history_revision = ?, imported_from = ?",

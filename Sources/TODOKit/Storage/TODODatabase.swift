@@ -13,7 +13,7 @@ import Foundation
 /// let database = TODODatabase(store: store)
 /// try database.write {
 ///     guard case .loaded(let list) = try database.refresh() else { return }
-///     try database.commit([.insert(TODOItem(title: "Buy milk"), at: list.count)], madeTo: list)
+///     try database.commit([.init(change: .insert(TODOItem(title: "Buy milk"), at: list.count), itemID: nil)])
 /// }
 /// ```
 ///
@@ -34,7 +34,7 @@ public final class TODODatabase {
     private var isLoaded = false
     private var dataVersion: Int64?
     private var originIsRecorded = false
-    /// Inside ``write(_:)``, after ``commit(_:madeTo:)``: the revision to go back to if the
+    /// Inside ``write(_:)``, after ``commit(_:)``: the revision to go back to if the
     /// transaction is rolled back.
     private var revisionBeforeCommit: Int?
 
@@ -76,10 +76,10 @@ public final class TODODatabase {
         return isLoaded ? .changed(read.list) : .loaded(read.list)
     }
 
-    /// Runs `body` as one transaction holding the write lock: what it writes is committed
-    /// when it returns, and all of it rolled back when it throws. Creates the database, and
-    /// its directory, if there is none. `body` should begin with ``refresh()``: only under the
-    /// lock is what it reads what the change builds on.
+    /// Runs `body` as one transaction holding the write lock: committed when it returns, all
+    /// rolled back when it throws. Creates the database, and its directory, if there is none.
+    /// `body` should begin with ``refresh()``: only under the lock is what it reads what the
+    /// change builds on.
     ///
     /// - Throws: ``TODOStoreError/locked(path:timeout:)`` after waiting the lock timeout for
     ///   other processes, ``TODOStoreError/unwritable(path:reason:)``, or what `body` throws.
@@ -105,16 +105,6 @@ public final class TODODatabase {
             originIsRecorded = false
             throw error
         }
-    }
-
-    /// Writes `changes`, made in order to `list` (the list on disk), as the next revision,
-    /// inside ``write(_:)``: ``commit(_:)`` with the item each one touches.
-    public func commit(_ changes: [TODOList.Change], madeTo list: TODOList) throws(TODOStoreError) {
-        var list = list
-        try commit(changes.map { change in
-            defer { if list.canApply(change) { list.apply(change) } }
-            return list.canApply(change) ? list.identified(change) : .init(change: change, itemID: nil)
-        })
     }
 
     /// Writes `changes`, made in order to the list on disk, as the next revision, inside
@@ -206,19 +196,16 @@ public final class TODODatabase {
             try connection.forEachRow("SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position") { row in
                 let number = items.count + 1
                 guard problem == nil else { return }
-                guard row.integer(0) == items.count else {
+                if row.integer(0) != items.count {
                     problem = "the items' positions skip or repeat at item \(number)"
-                    return
-                }
-                guard let id = UUID(parsingUTF8: row.bytes(1)) else {
+                } else if let id = UUID(parsingUTF8: row.bytes(1)) {
+                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4)) else {
+                        return problem = "item \(number) has a priority or done state todo never writes"
+                    }
+                    items.append(TODOItem(id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1, priority: priority))
+                } else {
                     problem = "item \(number) has the id \"\(row.text(1))\", which is not a UUID"
-                    return
                 }
-                guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4)) else {
-                    problem = "item \(number) has a priority or done state todo never writes"
-                    return
-                }
-                items.append(TODOItem(id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1, priority: priority))
             }
         }
         if let problem { throw .corrupt(path: path, reason: problem) }

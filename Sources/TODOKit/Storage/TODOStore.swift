@@ -60,11 +60,9 @@ public struct TODOStore: Sendable {
         return Contents(list: list, revision: database.revision)
     }
 
-    /// The list as loaded, and the revision it is at: how many changes made it.
+    /// The list as loaded, and its revision: how many changes made it (it only ever grows).
     public struct Contents: Hashable, Sendable {
-        /// The items.
         public var list: TODOList
-        /// How many changes made the list; it only ever grows.
         public var revision: Int
 
         /// Creates contents; the store builds them, tests compare against them.

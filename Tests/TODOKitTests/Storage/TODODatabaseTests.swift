@@ -11,12 +11,15 @@ import Testing
     /// Commits `changes` made to the list on disk, as one transaction.
     static func commit(_ changes: [TODOList.Change], to database: TODODatabase) throws {
         try database.write { () throws(TODOStoreError) in
-            let list: TODOList
+            var list: TODOList
             switch try database.refresh() {
             case .loaded(let loaded), .changed(let loaded): list = loaded
             case .unchanged: list = try database.readList()
             }
-            try database.commit(changes, madeTo: list)
+            try database.commit(changes.map { change in
+                defer { list.apply(change) }
+                return list.identified(change)
+            })
         }
     }
 
