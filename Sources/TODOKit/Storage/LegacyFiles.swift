@@ -63,14 +63,14 @@ enum LegacyFiles {
             do throws(Problem) {
                 let (history, revision) = try history(historyBytes)
                 guard revision == contents.revision else {
-                    throw Problem("it belongs to revision \(revision) of the list, which is at revision \(contents.revision)")
+                    throw Problem(reason: "it belongs to revision \(revision) of the list, which is at revision \(contents.revision)")
                 }
                 // Restored, as a session will, the history fits the list, and every step has an id.
                 let session = EditingSession(list: contents.list)
                 do {
                     try session.restoreHistory(history)
                 } catch {
-                    throw Problem(error.description)
+                    throw Problem(reason: error.description)
                 }
                 contents.history = try? session.undoManager.undoHistory(of: TODOCommand.self)
             } catch {
@@ -95,10 +95,7 @@ enum LegacyFiles {
         try? fileManager.removeItem(atPath: url.path + ".lock")
     }
 
-    private struct Problem: Error {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
+    private struct Problem: Error { var reason: String }
     private struct Version: Decodable { var formatVersion: Int }
     private struct Snapshot: Decodable { var items: [TODOItem]; var revision: Int? }
     private struct JournalHeader: Decodable { var formatVersion: Int; var baseRevision: Int }
@@ -213,16 +210,16 @@ enum LegacyFiles {
     private static func history(_ bytes: Data) throws(Problem) -> (UndoHistory<TODOCommand>, Int) {
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         guard lines.count >= 2, let header = try? JSONDecoder().decode(HistoryHeader.self, from: Data(lines[0])) else {
-            throw Problem("it has no header")
+            throw Problem(reason: "it has no header")
         }
-        guard header.formatVersion <= formatVersion else { throw Problem("it has format version \(header.formatVersion)") }
+        guard header.formatVersion <= formatVersion else { throw Problem(reason: "it has format version \(header.formatVersion)") }
         // Version 1 is the header and the history; version 2 continues with changes.
         let base = header.formatVersion == 1 ? Data(lines[1...].joined(separator: [0x0A])) : Data(lines[1])
         var history: UndoHistory<TODOCommand>
         do {
             history = try UndoHistory(encoded: base)
         } catch {
-            throw Problem(error.description)
+            throw Problem(reason: error.description)
         }
         let changes = header.formatVersion == 1 ? [] : framedLines(Data(lines[2...].joined(separator: [0x0A])))
         guard !changes.isEmpty else { return (history, header.revision) }
@@ -231,7 +228,7 @@ enum LegacyFiles {
         var steps: [UndoTree.NodeID: UndoHistory<TODOCommand>.BranchStep] = [:]
         var current: UndoTree.NodeID?
         for step in history.undoSteps + history.redoSteps.reversed() {
-            guard let id = step.id else { throw Problem("changes follow a base whose steps have no ids") }
+            guard let id = step.id else { throw Problem(reason: "changes follow a base whose steps have no ids") }
             steps[id] = .init(parent: current, step: step)
             current = id
         }
@@ -241,18 +238,18 @@ enum LegacyFiles {
         var revision = header.revision
         for (index, payload) in changes.enumerated() {
             guard let payload else {
-                guard index == changes.count - 1 else { throw Problem("change \(index + 1) is damaged") }
+                guard index == changes.count - 1 else { throw Problem(reason: "change \(index + 1) is damaged") }
                 break
             }
             guard let change = try? JSONDecoder().decode(HistoryChange.self, from: payload), change.revision > revision,
                   change.steps.allSatisfy({ $0.step.id != nil }) else {
-                throw Problem("change \(index + 1) cannot be read")
+                throw Problem(reason: "change \(index + 1) cannot be read")
             }
             change.removed.forEach { steps[$0] = nil }
             change.steps.forEach { steps[$0.step.id!] = $0 }
             (current, redoPath, revision) = (change.current, change.redo, change.revision)
             guard ([current].compactMap { $0 } + redoPath).allSatisfy({ steps[$0] != nil }) else {
-                throw Problem("change \(index + 1) names a step the history does not have")
+                throw Problem(reason: "change \(index + 1) names a step the history does not have")
             }
         }
         // The path from the start to the current step, the redo path, the rest as branches.

