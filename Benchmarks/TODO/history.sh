@@ -13,7 +13,9 @@
 #   b. 10,000 piped single adds (target < 5 s);
 #   c. after the nine lines, the time of the next 100 single-add lines against the 100 after
 #      those (target ≤ 1.2×): whether big old steps slow down new ones;
-#   d. 2,000 piped adds, against the same with TODO_HISTORY_LIMIT=0 (target ≤ 1.2×).
+#   d. 2,000 piped adds, against the same with TODO_HISTORY_LIMIT=0 (target ≤ 1.2×);
+#   e. one-shot `todo add` on a's lists, with history against TODO_HISTORY_LIMIT=0 on the list
+#      without, median of 7 (the same target, for the command a person types).
 # Timings are wall-clock on whatever else the machine is doing: compare within a run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -69,8 +71,21 @@ def one_shot(todo, path, arguments, env=None):
                    env=env or {}, check=True)
     return time.perf_counter() - start
 
+def alternating(first, second, count):
+    """`count` pairs of timings, which of the two runs first alternating from pair to pair."""
+    pairs = []
+    for i in range(count):
+        if i % 2 == 0:
+            a = first(i)
+            b = second(i)
+        else:
+            b = second(i)
+            a = first(i)
+        pairs.append((a, b))
+    return pairs
+
 big = ["; ".join(f"add big {line}-{i}" for i in range(1000)) for line in range(9)]
-keys = ["a_list", "a_list_none", "b", "c_first", "c_next", "d_history", "d_none"]
+keys = ["a_list", "a_list_none", "b", "c_first", "c_next", "d_history", "d_none", "e_add", "e_add_none"]
 results = {name: {key: [] for key in keys} for name in builds}
 for run in range(runs):
     for name, todo in builds.items():
@@ -81,9 +96,14 @@ for run in range(runs):
         piped(todo, without, big + [f"add single {i}" for i in range(50)], NO_HISTORY)
         one_shot(todo, with_history, ["list"])   # warm the page cache for both
         one_shot(todo, without, ["list"])
-        pairs = [(one_shot(todo, with_history, ["list"]), one_shot(todo, without, ["list"])) for _ in range(7)]
+        pairs = alternating(lambda _: one_shot(todo, with_history, ["list"]), lambda _: one_shot(todo, without, ["list"]), 7)
         results[name]["a_list"].append(statistics.median(p[0] for p in pairs))
         results[name]["a_list_none"].append(statistics.median(p[1] for p in pairs))
+        # e. One-shot adds on the same lists.
+        pairs = alternating(lambda i: one_shot(todo, with_history, ["add", f"one-shot {i}"]),
+                            lambda i: one_shot(todo, without, ["add", f"one-shot {i}"], NO_HISTORY), 7)
+        results[name]["e_add"].append(statistics.median(p[0] for p in pairs))
+        results[name]["e_add_none"].append(statistics.median(p[1] for p in pairs))
         # b. 10,000 single adds.
         path = fresh(f"b-{name}")
         start = time.perf_counter()
@@ -95,7 +115,8 @@ for run in range(runs):
         results[name]["c_first"].append(stamps[9100] - stamps[9000])
         results[name]["c_next"].append(stamps[9200] - stamps[9100])
         # d. 2,000 adds with and without history.
-        for key, env in (("d_history", None), ("d_none", NO_HISTORY)):
+        order = [("d_history", None), ("d_none", NO_HISTORY)]
+        for key, env in order if run % 2 == 0 else reversed(order):
             path = fresh(f"d-{name}")
             start = time.perf_counter()
             piped(todo, path, [f"add Item {i}" for i in range(2000)], env)
@@ -112,4 +133,6 @@ for name in builds:
           f" ({r['c_first'] / r['c_next']:.2f}×; target ≤ 1.2×)")
     print(f"  d. 2,000 piped adds {r['d_history']:.2f} s, with TODO_HISTORY_LIMIT=0 {r['d_none']:.2f} s"
           f" ({r['d_history'] / r['d_none']:.2f}×; target ≤ 1.2×)")
+    print(f"  e. one-shot add on a's list {r['e_add'] * 1000:.1f} ms, with TODO_HISTORY_LIMIT=0 {r['e_add_none'] * 1000:.1f} ms"
+          f" ({r['e_add'] / r['e_add_none']:.2f}×; target ≤ 1.2×)")
 PY
