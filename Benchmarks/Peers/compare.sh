@@ -4,8 +4,10 @@
 #   Benchmarks/Peers/compare.sh [N]          (default N = 1000000)
 #
 # Installs the peers' Debian packages if missing, builds the peers and undokit-bench
-# (release), runs workloads W1–W5 on all three alternately, plus UndoKit's W6–W8 and the
-# floor, then prints one table and writes an SVG chart of W1 against N.
+# (release), runs workloads W1–W5 alternately on UndoKit (closures, commands, commands that
+# retain their model), Qt and GNUstep, plus UndoKit's W6–W9 and the floor, then prints one
+# table and writes an SVG chart of W1 against N. Every cell times at least 10^5 operations at
+# the default N (see Benchmarks/README.md, "What each workload measures").
 #
 # Environment knobs (defaults in brackets):
 #   REPS [3]              processes per implementation and workload; the table shows the median
@@ -13,6 +15,8 @@
 #                         costs ~0.4 s with 10^6 stored actions, so timing all would take minutes
 #   UNDOKIT_W5_CALLS []   the same cap for UndoKit (empty: all 1,000)
 #   SWEEP [1]             0 skips the chart's N sweep
+#   WORKLOADS [floor W1 … W9]  the workloads to run, e.g. "W1 W4" for a focused comparison
+#   IMPLS [undokit undokit-commands undokit-commands-retained qt gnustep]  who races W1–W5
 #   TIMEOUT [900]         seconds one process may take; a process that runs longer is killed
 #                         and its cells read "timeout" (so one pathological case cannot hang
 #                         the comparison), any other failure stops the comparison
@@ -76,6 +80,7 @@ run() { # impl workload n [extra args...]
     case $impl in
         undokit) cmd=("$UNDOKIT" --in-process --json --repetitions 1) ;;
         undokit-commands) cmd=("$UNDOKIT" --in-process --json --repetitions 1 --api commands) ;;
+        undokit-commands-retained) cmd=("$UNDOKIT" --in-process --json --repetitions 1 --api commands-retained) ;;
         qt) cmd=("$QT" --repetitions 1) ;;
         gnustep) cmd=("$GNUSTEP" --repetitions 1) ;;
     esac
@@ -95,26 +100,32 @@ run() { # impl workload n [extra args...]
 w5_args() { # impl
     case $1 in
         gnustep) echo "--w5-calls $GNUSTEP_W5_CALLS" ;;
-        undokit | undokit-commands) [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
+        undokit | undokit-commands | undokit-commands-retained)
+            [ -n "$UNDOKIT_W5_CALLS" ] && echo "--w5-calls $UNDOKIT_W5_CALLS" ;;
     esac
     return 0
 }
 
-# UndoKit twice: its closure API (Apple's registerUndo(withTarget:handler:)) and its command
-# API (perform(_:on:) with an UndoableCommand, --api commands), each racing on its own terms.
-impls=(undokit undokit-commands qt gnustep)
+# UndoKit three times: its closure API (Apple's registerUndo(withTarget:handler:)), its command
+# API (perform(_:on:) with an UndoableCommand, --api commands, the model held weakly) and the
+# opt-in that keeps the model alive (perform(_:retaining:), --api commands-retained), each
+# racing on its own terms.
+read -r -a impls <<< "${IMPLS:-undokit undokit-commands undokit-commands-retained qt gnustep}"
+read -r -a workloads <<< "${WORKLOADS:-floor W1 W2 W3 W4 W5 W6 W7 W8 W9}"
 for ((rep = 0; rep < REPS; rep++)); do
     # Rotate the order each repetition so no implementation always runs first.
-    order=("${impls[@]:rep % 4}" "${impls[@]:0:rep % 4}")
-    run undokit floor "$N"
-    for w in W1 W2 W3 W4 W5; do
-        for impl in "${order[@]}"; do
-            extra=()
-            [ "$w" = W5 ] && read -r -a extra <<< "$(w5_args "$impl")"
-            run "$impl" "$w" "$N" "${extra[@]}"
-        done
+    order=("${impls[@]:rep % ${#impls[@]}}" "${impls[@]:0:rep % ${#impls[@]}}")
+    for w in "${workloads[@]}"; do
+        case $w in
+            W1 | W2 | W3 | W4 | W5)
+                for impl in "${order[@]}"; do
+                    extra=()
+                    [ "$w" = W5 ] && read -r -a extra <<< "$(w5_args "$impl")"
+                    run "$impl" "$w" "$N" "${extra[@]}"
+                done ;;
+            *) run undokit "$w" "$N" ;;
+        esac
     done
-    for w in W6 W7 W8; do run undokit "$w" "$N"; done
 done
 
 # The chart's sweep: W1 at N = 10^3 … N on half-decade steps (N itself comes from the runs
@@ -128,6 +139,7 @@ if [ "$SWEEP" != 0 ]; then
             case $impl in
                 undokit) cmd=("$UNDOKIT" --in-process --json) ;;
                 undokit-commands) cmd=("$UNDOKIT" --in-process --json --api commands) ;;
+                undokit-commands-retained) cmd=("$UNDOKIT" --in-process --json --api commands-retained) ;;
                 qt) cmd=("$QT") ;;
                 gnustep) cmd=("$GNUSTEP") ;;
             esac

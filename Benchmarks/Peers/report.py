@@ -13,12 +13,16 @@ import math
 import statistics
 from collections import OrderedDict, defaultdict
 
-IMPLS = ["undokit", "undokit-commands", "qt", "gnustep"]
+IMPLS = ["undokit", "undokit-commands", "undokit-commands-retained", "qt", "gnustep"]
 NAMES = {
-    "undokit": "UndoKit closures", "undokit-commands": "UndoKit commands", "qt": "Qt 5", "gnustep": "GNUstep",
+    "undokit": "UndoKit closures", "undokit-commands": "UndoKit commands",
+    "undokit-commands-retained": "UndoKit commands retained", "qt": "Qt 5", "gnustep": "GNUstep",
     "floor": "floor",
 }
-COLORS = {"undokit": "#d1495b", "undokit-commands": "#edae49", "qt": "#2e86ab", "gnustep": "#5b8e3e"}
+COLORS = {"undokit": "#d1495b", "undokit-commands": "#edae49", "undokit-commands-retained": "#8f5bb0",
+          "qt": "#2e86ab", "gnustep": "#5b8e3e"}
+# Every reported cell must time at least this many operations (issue 25).
+MIN_OPERATIONS = 100_000
 
 
 def load(path):
@@ -105,11 +109,11 @@ def table(summary, timed_out, args):
     )
     lines.append("")
     lines.append(
-        "| workload | phase | n | UndoKit closures ns | UndoKit commands ns | Qt ns | GNUstep ns "
-        "| closures/Qt | commands/Qt | closures/GNUstep "
-        "| peak RSS MiB closures / commands / Qt / GNUstep | notes |"
+        "| workload | phase | n | UndoKit closures ns | UndoKit commands ns | UndoKit commands retained ns "
+        "| Qt ns | GNUstep ns | closures/Qt | commands/Qt | retained/Qt | closures/GNUstep "
+        "| peak RSS MiB closures / commands / retained / Qt / GNUstep | notes |"
     )
-    lines.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+    lines.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 
     # Rows in the order UndoKit reported them, then any phase only a peer reported.
     order = []
@@ -130,7 +134,8 @@ def table(summary, timed_out, args):
         f = get("floor", "floor", p)
         if f:
             lines.append(
-                f"| floor | {p} | {f['n']:,} | {fmt_ns(f['ns'])} | — | — | — | — | — | — | {fmt_mib(f['rss_kb'])} / — / — / — "
+                f"| floor | {p} | {f['n']:,} | {fmt_ns(f['ns'])} | — | — | — | — | — | — | — | — "
+                f"| {fmt_mib(f['rss_kb'])} / — / — / — / — "
                 f"| Swift floor ({what}), not UndoKit |"
             )
 
@@ -143,32 +148,49 @@ def table(summary, timed_out, args):
             if not c:
                 continue
             for k, v in sorted(c["extras"].items()):
-                notes.append(f"{NAMES[impl]} {k.replace('_', ' ')} {v:,.0f}" if v >= 100 else f"{NAMES[impl]} {k.replace('_', ' ')} {v:.1f}")
+                notes.append(f"{NAMES[impl]} {k.replace('_', ' ')} {v:,.0f}" if v >= 100 or v == int(v) else f"{NAMES[impl]} {k.replace('_', ' ')} {v:.1f}")
             for note in c["notes"]:
                 notes.append(f"{NAMES[impl]}: {note}")
         if w == "W5" and p.startswith("remove") and not cells["qt"]:
             notes.append("Qt: QUndoStack has no per-target removal")
-        if w == "W5" and p == "remove_per_stored":
-            n_cell = "—"  # a sum over calls, not comparable across implementations that time different calls
-        else:
+        # What each implementation's time was divided by: one number when they agree, else
+        # each one (W5's remove_per_stored sums the stored actions of the calls each timed).
+        ns_by_impl = [(impl, cells[impl]["n"]) for impl in IMPLS if cells[impl]]
+        if len({v for _, v in ns_by_impl}) <= 1:
             n_cell = f"{n:,}"
+        else:
+            n_cell = "; ".join(f"{NAMES[impl]} {v:,}" for impl, v in ns_by_impl)
         rss = " / ".join(fmt_mib(cells[i]["rss_kb"]) if cells[i] else "—" for i in IMPLS)
         lines.append(
             f"| {w} | {p} | {n_cell} | {cell('undokit', w, p)} | {cell('undokit-commands', w, p)} "
-            f"| {cell('qt', w, p)} | {cell('gnustep', w, p)} "
+            f"| {cell('undokit-commands-retained', w, p)} | {cell('qt', w, p)} | {cell('gnustep', w, p)} "
             f"| {fmt_ratio(ns('undokit', w, p), ns('qt', w, p))} | {fmt_ratio(ns('undokit-commands', w, p), ns('qt', w, p))} "
+            f"| {fmt_ratio(ns('undokit-commands-retained', w, p), ns('qt', w, p))} "
             f"| {fmt_ratio(ns('undokit', w, p), ns('gnustep', w, p))} "
             f"| {rss} | {'; '.join(notes)} |"
         )
 
     lines.append("")
-    lines.append("Targets from issues 4 and 11 (notifications off), checked against this run:")
+    lines.append("Targets (notifications off), checked against this run: issue 25's first, then those of issues 4 and 11:")
     lines.append("")
     lines.append("| target | measured | met |")
     lines.append("|---|---|---|")
 
     def target(text, measured, ok):
         lines.append(f"| {text} | {measured} | {'yes' if ok else ('**no**' if ok is not None else '—')} |")
+
+    small = sorted(f"{NAMES.get(impl, impl)} {w} {p} ({s['n']:,})" for (impl, w, p), s in summary.items()
+                   if s["n"] < MIN_OPERATIONS)
+    listed = ", ".join(small[:8]) + (f" and {len(small) - 8} more" if len(small) > 8 else "")
+    target(f"every cell times ≥ {MIN_OPERATIONS:,} operations (issue 25)",
+           "all do" if not small else f"{len(small)} below: {listed}", not small)
+    for impl in ["undokit-commands", "undokit-commands-retained"]:
+        for w in ["W1", "W4"]:
+            for p in ["undo", "redo"]:
+                u, q = ns(impl, w, p), ns("qt", w, p)
+                if u is not None and q is not None:
+                    target(f"{NAMES[impl]} {w} {p} ≤ 1.25× Qt (issue 25)",
+                           f"{fmt_ns(u)} vs {fmt_ns(q)} ns ({fmt_ratio(u, q)})", u <= 1.25 * q)
 
     for w in ["W1", "W2", "W3", "W4"]:
         for p in ["register", "undo", "redo"]:
@@ -308,7 +330,7 @@ def svg_chart(summary, sweep, args):
     for impl in IMPLS:
         out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{COLORS[impl]}" stroke-width="3"/>')
         out.append(f'<text x="{lx + 30}" y="{ly + 4}">{NAMES[impl]}</text>')
-        lx += 160
+        lx += 200
     for k, line in enumerate(footer_lines):
         out.append(f'<text x="{ml}" y="{ly + 28 + 16 * k}" fill="#555">{escape(line)}</text>')
     out.append("</svg>")

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Instructions per action for undokit-bench's W1–W4 under callgrind.
+"""Instructions per action for undokit-bench's W1–W6 under callgrind.
 
 Runs BENCH (a release build of undokit-bench) once per workload and API under
 `valgrind --tool=callgrind`, then reads the call graph: `undo` and `redo` are the inclusive
 instructions of `UndoManager.undo()` / `redo()` divided by the number of actions they undid
 or redid (W1 and W4: one per call; W2: all N in one call; W3: ten per call); `register` is the
-rest of the workload function (its set-up, registrations and teardown) divided by N. Instruction counts do not
+rest of the workload function (its set-up, registrations and teardown) divided by N; for W5,
+`remove` is the inclusive instructions of `removeAllActions(withTarget:)` per call, and undo
+is per undone group (W5 undoes N/2 groups, one per call). Instruction counts do not
 depend on what else the machine is doing, so two builds can be compared from separate runs.
 
     Benchmarks/Tools/callgrind_per_action.py BENCH [--n 20000] [--workloads W1,W2,W3,W4]
                                              [--apis closures,commands] [--json]
+                                             (workloads W1–W6)
 
 Needs valgrind (Debian's `valgrind`). Standard library only.
 """
@@ -23,10 +26,11 @@ import tempfile
 
 UNDO = "$s7UndoKit0A7ManagerC4undoyyF"
 REDO = "$s7UndoKit0A7ManagerC4redoyyF"
+REMOVE = "$s7UndoKit0A7ManagerC16removeAllActions10withTargetyyp_tF"
 # The workload functions, e.g. GroupingWorkloads.w1(n:repetition:api:…): matched by name.
-WORKLOAD = re.compile(r"17GroupingWorkloadsO2(w[1-4])")
+WORKLOAD = re.compile(r"17GroupingWorkloadsO2(w[1-6])")
 # Actions undone (and redone) per undo() call, by workload.
-ACTIONS_PER_CALL = {"W1": 1, "W3": 10, "W4": 1}
+ACTIONS_PER_CALL = {"W1": 1, "W3": 10, "W4": 1, "W5": 1, "W6": 1}
 
 
 def parse(path):
@@ -80,16 +84,18 @@ def measure(bench, workload, n, api):
     workload_cost = sum(cost for name, cost in inclusive.items() if WORKLOAD.search(name))
     undo, redo = inclusive.get(UNDO, 0), inclusive.get(REDO, 0)
     undo_calls, redo_calls = calls.get(UNDO, 0), calls.get(REDO, 0)
+    remove, remove_calls = inclusive.get(REMOVE, 0), calls.get(REMOVE, 0)
     # W2 undoes its one group of N actions in one call.
     per_call = ACTIONS_PER_CALL.get(workload)
     undo_actions = undo_calls * per_call if per_call else n
     redo_actions = redo_calls * per_call if per_call else n
     return {
         "workload": workload, "api": api, "n": n,
-        "register": round((workload_cost - undo - redo) / n),
+        "register": round((workload_cost - undo - redo - remove) / n),
         "undo": round(undo / undo_actions) if undo_calls else None,
         "redo": round(redo / redo_actions) if redo_calls else None,
         "undo_calls": undo_calls, "redo_calls": redo_calls,
+        "remove": round(remove / remove_calls) if remove_calls else None, "remove_calls": remove_calls,
     }
 
 
@@ -110,7 +116,8 @@ def main():
                 print(json.dumps(row), flush=True)
             else:
                 print(f"{workload} {api:<9} register {row['register']:>6}  undo {row['undo']!s:>6} "
-                      f"({row['undo_calls']} calls)  redo {row['redo']!s:>6} ({row['redo_calls']} calls)",
+                      f"({row['undo_calls']} calls)  redo {row['redo']!s:>6} ({row['redo_calls']} calls)"
+                      + (f"  remove {row['remove']} per call ({row['remove_calls']} calls)" if row["remove_calls"] else ""),
                       flush=True)
 
 

@@ -11,12 +11,16 @@ enum API: String, CaseIterable {
     case closures
     /// `perform(_:on:)` with an `UndoableCommand`: UndoKit's command pattern.
     case commands
+    /// `perform(_:retaining:)`: the same commands, with the manager holding the model
+    /// strongly while its steps exist (the opt-in that skips the weak load per undo).
+    case commandsRetained = "commands-retained"
 
     /// The `impl` the JSON lines name.
     var impl: String {
         switch self {
         case .closures: "undokit"
         case .commands: "undokit-commands"
+        case .commandsRetained: "undokit-commands-retained"
         }
     }
 }
@@ -30,7 +34,9 @@ enum API: String, CaseIterable {
 /// ``Increment`` performed on the counter: the same change, undone and redone by the command.
 final class Counter {
     fileprivate(set) var value = 0
-    /// Strong on purpose: the manager holds its targets weakly, so there is no cycle.
+    /// Strong on purpose: the manager holds its targets weakly, so there is no cycle, except
+    /// with `perform(_:retaining:)`, whose steps hold the counter: the workloads then break
+    /// the cycle when they end (``Manager/endBenchmark(_:)``), as an app must.
     let manager: Manager
     let api: API
 
@@ -46,6 +52,8 @@ final class Counter {
             manager.registerUndo(withTarget: self) { $0.decrement() }
         case .commands:
             manager.perform(Increment(), on: self)
+        case .commandsRetained:
+            manager.perform(Increment(), retaining: self)
         }
     }
 
@@ -67,6 +75,25 @@ struct Increment: UndoableCommand {
 }
 
 extension Manager {
+    /// Ends a workload's use of the manager: with ``API/commandsRetained`` the steps hold
+    /// their counters and the counters hold the manager, so the steps are removed (untimed),
+    /// or every repetition would leak its manager and history; then each counter must be
+    /// referenced by the workload alone, or a removed step kept its model.
+    func endBenchmark(_ api: API, _ counter: inout Counter) throws(BenchmarkFailure) {
+        guard api == .commandsRetained else { return }
+        removeAllActions()
+        try check(isKnownUniquelyReferenced(&counter), "commands-retained: a removed step still holds its model")
+    }
+
+    /// ``endBenchmark(_:_:)`` for several counters.
+    func endBenchmark(_ api: API, _ counters: inout [Counter]) throws(BenchmarkFailure) {
+        guard api == .commandsRetained else { return }
+        removeAllActions()
+        for index in counters.indices {
+            try check(isKnownUniquelyReferenced(&counters[index]), "commands-retained: a removed step still holds its model")
+        }
+    }
+
     /// A manager set up the way the workloads want it: explicit groups, and notifications
     /// off unless a workload measures them (the targets are for notifications off).
     static func forBenchmark(groupsByEvent: Bool = false, postsNotifications: Bool = false) -> Manager {

@@ -18,7 +18,7 @@ enum GroupingWorkloads {
     ) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(postsNotifications: postsNotifications)
-        let counter = Counter(manager: manager, api: api)
+        var counter = Counter(manager: manager, api: api)
         let register = "register" + phaseSuffix
 
         let residentBefore = Measurement.residentKiB()
@@ -39,6 +39,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: n, actions: n, workload: "W1", phaseSuffix: phaseSuffix, into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -46,7 +47,7 @@ enum GroupingWorkloads {
     static func w2(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager, api: api)
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         manager.beginUndoGrouping()
@@ -60,6 +61,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: 1, actions: n, workload: "W2", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
@@ -68,7 +70,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let depth = 10, groups = n / depth, actions = groups * depth
         let manager = Manager.forBenchmark()
-        let counter = Counter(manager: manager, api: api)
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<groups {
@@ -86,59 +88,87 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: groups, actions: actions, workload: "W3", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
-    /// W4: `levelsOfUndo = 100` and N single-action groups, so all but the last 100 groups
-    /// are trimmed while registering; then undo and redo the 100 that are kept.
+    /// W4: `levelsOfUndo = 100`; a cycle registers 100 single-action groups past the limit
+    /// (each trims the oldest kept group), undoes the 100 kept and redoes them. N/100 cycles,
+    /// so each phase times N operations (10⁶ by default), not one 100-step phase.
+    ///
+    /// Before the first cycle, 100 untimed groups fill the history to the limit, so every
+    /// timed registration trims. Each phase is timed per cycle and summed (two clock reads per
+    /// 100 operations). The counter is checked after every phase, the manager's counts in the
+    /// last cycle only: reading them arms Observation's comparison for the operation after
+    /// (see "What Observation costs when nothing observes" in Benchmarks/README.md), which a
+    /// read per cycle would add to every hundredth operation.
     static func w4(n: Int, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let kept = 100
+        let cycles = max(1, n / kept)
         let manager = Manager.forBenchmark()
         manager.levelsOfUndo = kept
-        let counter = Counter(manager: manager, api: api)
+        var counter = Counter(manager: manager, api: api)
 
-        let t0 = Measurement.now()
-        for _ in 0..<n {
+        for _ in 0..<kept {
             manager.beginUndoGrouping()
             counter.increment()
             manager.endUndoGrouping()
         }
-        let t1 = Measurement.now()
-        try check(counter.value == n && manager.undoCount == kept,
-                  "W4 register: value \(counter.value), undoCount \(manager.undoCount), expected \(kept) kept")
+        var registerNanoseconds: UInt64 = 0, undoNanoseconds: UInt64 = 0, redoNanoseconds: UInt64 = 0
+        for cycle in 0..<cycles {
+            let isLast = cycle == cycles - 1
+            let base = kept * (cycle + 1)
+            let t0 = Measurement.now()
+            for _ in 0..<kept {
+                manager.beginUndoGrouping()
+                counter.increment()
+                manager.endUndoGrouping()
+            }
+            let t1 = Measurement.now()
+            try check(counter.value == base + kept && (!isLast || manager.undoCount == kept),
+                      "W4 register, cycle \(cycle): value \(counter.value), undoCount \(manager.undoCount), expected \(kept) kept")
 
-        let t2 = Measurement.now()
-        for _ in 0..<kept { manager.undo() }
-        let t3 = Measurement.now()
-        try check(counter.value == n - kept && !manager.canUndo && manager.redoCount == kept,
-                  "W4 undo: value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
+            let t2 = Measurement.now()
+            for _ in 0..<kept { manager.undo() }
+            let t3 = Measurement.now()
+            try check(counter.value == base && (!isLast || (!manager.canUndo && manager.redoCount == kept)),
+                      "W4 undo, cycle \(cycle): value \(counter.value), canUndo \(manager.canUndo), redoCount \(manager.redoCount)")
 
-        let t4 = Measurement.now()
-        for _ in 0..<kept { manager.redo() }
-        let t5 = Measurement.now()
-        try check(counter.value == n && !manager.canRedo && manager.undoCount == kept,
-                  "W4 redo: value \(counter.value), canRedo \(manager.canRedo)")
+            let t4 = Measurement.now()
+            for _ in 0..<kept { manager.redo() }
+            let t5 = Measurement.now()
+            try check(counter.value == base + kept && (!isLast || (!manager.canRedo && manager.undoCount == kept)),
+                      "W4 redo, cycle \(cycle): value \(counter.value), canRedo \(manager.canRedo)")
+            registerNanoseconds += t1 - t0
+            undoNanoseconds += t3 - t2
+            redoNanoseconds += t5 - t4
+        }
 
-        result.record("register", operations: n, nanoseconds: t1 - t0)
-        result.record("undo", operations: kept, nanoseconds: t3 - t2)
-        result.record("redo", operations: kept, nanoseconds: t5 - t4)
+        result.record("register", operations: kept * cycles, nanoseconds: registerNanoseconds)
+        result.record("undo", operations: kept * cycles, nanoseconds: undoNanoseconds)
+        result.record("redo", operations: kept * cycles, nanoseconds: redoNanoseconds)
+        try manager.endBenchmark(api, &counter)
         return result
     }
 
     /// W5: N single-action groups round-robin over 1,000 targets; undo half; then
     /// `removeAllActions(withTarget:)` for every target.
     ///
-    /// Removal is reported per call and per stored action, where a call's stored actions are
-    /// all actions still held (undo and redo stacks) when it starts. `maxCalls` times only
-    /// the first calls, for implementations too slow to time all 1,000; the rest are then
-    /// removed untimed so the final check still covers every target.
+    /// Removal is reported per stored action (`remove_per_stored`): the calls' time divided
+    /// by the actions still held (undo and redo stacks) when each call started, summed over
+    /// the calls, about N × 500 with all 1,000 timed. A call scans every stored action, so
+    /// that is the operation it repeats; the mean time per call (`ns_per_call`, over
+    /// `calls_timed` calls) is a note on that line, not a cell of its own: 1,000 calls is what
+    /// the workload makes, and 10⁵ calls on a history of this size would take minutes.
+    /// `maxCalls` times only the first calls, for implementations too slow to time all
+    /// 1,000; the rest are then removed untimed so the final check still covers every target.
     static func w5(n: Int, maxCalls: Int?, api: API = .closures) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let targetCount = 1_000, undone = n / 2
         let timedCalls = min(maxCalls ?? targetCount, targetCount)
         let manager = Manager.forBenchmark()
-        let targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
+        var targets = (0..<targetCount).map { _ in Counter(manager: manager, api: api) }
 
         let t0 = Measurement.now()
         for i in 0..<n {
@@ -179,8 +209,10 @@ enum GroupingWorkloads {
 
         result.record("register", operations: n, nanoseconds: t1 - t0)
         result.record("undo", operations: undone, nanoseconds: t2 - t1)
-        result.record("remove_call", operations: timedCalls, nanoseconds: removalNanoseconds)
         result.record("remove_per_stored", operations: storedAtCalls, nanoseconds: removalNanoseconds)
+        result.note("remove_per_stored", "ns_per_call", Double(removalNanoseconds) / Double(max(timedCalls, 1)))
+        result.note("remove_per_stored", "calls_timed", Double(timedCalls))
+        try manager.endBenchmark(api, &targets)
         return result
     }
 
@@ -190,7 +222,7 @@ enum GroupingWorkloads {
         var result = RepetitionResult()
         let manager = Manager.forBenchmark(groupsByEvent: true)
         let runLoop = manager.runLoop
-        let counter = Counter(manager: manager, api: api)
+        var counter = Counter(manager: manager, api: api)
 
         let t0 = Measurement.now()
         for _ in 0..<n {
@@ -205,6 +237,7 @@ enum GroupingWorkloads {
         try undoAllThenRedoAll(
             manager, counter, groups: n, actions: n, workload: "W6", into: &result
         )
+        try manager.endBenchmark(api, &counter)
         return result
     }
 

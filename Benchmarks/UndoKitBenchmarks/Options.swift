@@ -21,33 +21,42 @@ struct Options {
     /// W8's model size and number of steps (the issue's 10,000 and 10,000).
     var w8Items = 10_000
     var w8Steps = 10_000
+    /// The least number of steps (and of undos) each W8 phase times, in cycles of `w8Steps`.
+    var w8Operations = 100_000
     /// How W1–W6 record their actions.
     var api = API.closures
 
     static let usage = """
         usage: undokit-bench [--n N] [--workload W1,W2,…] [--repetitions K] [--json] [--quick]
                              [--in-process] [--w5-calls C] [--w8-items I] [--w8-steps S]
-                             [--api closures|commands]
+                             [--w8-operations M]
+                             [--api closures|commands|commands-retained]
 
           --n N            actions per workload (default 1,000,000)
           --workload LIST  comma-separated subset of: \(allWorkloads.joined(separator: ","))
           --repetitions K  runs per workload; the median and the minimum are reported (default 5)
           --json           one JSON object per line instead of a table
-          --quick          CI smoke run: N = 10,000, 1 repetition, W8 with 500 steps
+          --quick          CI smoke run: N = 10,000, 1 repetition, W8 with 500 steps and
+                           1,000 operations per phase
           --in-process     run every workload in this process (default: one child process each,
                            so that peak RSS belongs to one workload)
           --w5-calls C     time only the first C of W5's 1,000 removeAllActions(withTarget:) calls
           --w8-items I     items in W8's model (default 10,000)
-          --w8-steps S     steps in W8 (default 10,000)
+          --w8-steps S     steps in one W8 cycle (default 10,000)
+          --w8-operations M  each W8 phase repeats its cycle until it has timed at least M
+                           steps or undos (default 100,000)
           --api A          how W1–W6 record: closures (registerUndo(withTarget:handler:), the
-                           default) or commands (perform(_:on:) with an UndoableCommand; impl
-                           "undokit-commands"; runs W1–W6 only, all of them when none is named)
+                           default), commands (perform(_:on:) with an UndoableCommand; impl
+                           "undokit-commands") or commands-retained (perform(_:retaining:),
+                           the manager holding the model; impl "undokit-commands-retained");
+                           the command APIs run W1–W6 only, all of them when none is named
         """
 
     /// Parses `arguments` (without the executable). Throws a message suitable for stderr.
     static func parse(_ arguments: [String]) throws(OptionsError) -> Options {
         var options = Options()
         var explicitN = false, explicitRepetitions = false, explicitSteps = false, explicitWorkloads = false
+        var explicitOperations = false
         var iterator = arguments.makeIterator()
 
         func value(for flag: String) throws(OptionsError) -> String {
@@ -88,17 +97,20 @@ struct Options {
             case "--w8-steps":
                 options.w8Steps = try count(for: argument, minimum: 1)
                 explicitSteps = true
+            case "--w8-operations":
+                options.w8Operations = try count(for: argument, minimum: 1)
+                explicitOperations = true
             case "--help", "-h": throw OptionsError(usage, isHelp: true)
             default: throw OptionsError("unknown option \(argument)\n\(usage)")
             }
         }
-        if options.api == .commands {
+        if options.api != .closures {
             if !explicitWorkloads {
                 options.workloads = commandWorkloads
             }
             let unsupported = options.workloads.filter { !commandWorkloads.contains($0) }
             guard unsupported.isEmpty else {
-                throw OptionsError("--api commands runs \(commandWorkloads.joined(separator: ",")) only, not \(unsupported.joined(separator: ","))")
+                throw OptionsError("--api \(options.api.rawValue) runs \(commandWorkloads.joined(separator: ",")) only, not \(unsupported.joined(separator: ","))")
             }
         }
         // --quick only supplies defaults, so `--quick --n 50000` still means 50,000.
@@ -106,6 +118,7 @@ struct Options {
             if !explicitN { options.n = 10_000 }
             if !explicitRepetitions { options.repetitions = 1 }
             if !explicitSteps { options.w8Steps = 500 }
+            if !explicitOperations { options.w8Operations = 1_000 }
         }
         return options
     }
@@ -127,7 +140,8 @@ struct Options {
     func childArguments(for workload: String) -> [String] {
         var arguments = [
             "--workload", workload, "--n", String(n), "--repetitions", String(repetitions),
-            "--w8-items", String(w8Items), "--w8-steps", String(w8Steps), "--json", "--in-process",
+            "--w8-items", String(w8Items), "--w8-steps", String(w8Steps),
+            "--w8-operations", String(w8Operations), "--json", "--in-process",
         ]
         if let w5Calls { arguments += ["--w5-calls", String(w5Calls)] }
         if api != .closures { arguments += ["--api", api.rawValue] }

@@ -8,11 +8,12 @@ enum Report {
         "W1": "W1: N groups of one action; undo all; redo all",
         "W2": "W2: one group of N actions; undo it; redo it",
         "W3": "W3: N/10 groups nested 10 deep, one action per level; undo all; redo all",
-        "W4": "W4: levelsOfUndo = 100, N single-action groups; undo the 100 kept; redo them",
-        "W5": "W5: N groups over 1,000 targets; undo half; removeAllActions(withTarget:) per target",
+        "W4": "W4: levelsOfUndo = 100; N/100 cycles: register 100 groups past the limit, undo the 100 kept, redo them",
+        "W5": "W5: N groups over 1,000 targets; undo half; removeAllActions(withTarget:) per target (per stored action)",
         "W6": "W6: groupsByEvent, N events of one registration + tick; undo all; redo all",
         "W7": "W7: W1 with notifications to NotificationCenter.default (on) vs nil (off)",
-        "W8": "W8: 10,000-item struct model, each step registers the old whole model",
+        "W8": "W8: 10,000-item struct model, each step registers the old whole model; cycles of steps and undos",
+        "W9": "W9: history tree: a branch point off/on; 1,000 undos+redos vs two go(to:) jumps",
     ]
 
     /// Writes straight to the file descriptor so output interleaves correctly with child

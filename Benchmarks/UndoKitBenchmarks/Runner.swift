@@ -50,7 +50,8 @@ enum Runner {
         case "W5": return try GroupingWorkloads.w5(n: n, maxCalls: options.w5Calls, api: options.api)
         case "W6": return try GroupingWorkloads.w6(n: n, api: options.api)
         case "W7": return try NotificationWorkload.w7(n: n, repetition: repetition)
-        case "W8": return try SnapshotWorkload.w8(items: options.w8Items, steps: options.w8Steps, repetition: repetition)
+        case "W8": return try SnapshotWorkload.w8(
+            items: options.w8Items, steps: options.w8Steps, operations: options.w8Operations, repetition: repetition)
         case "W9": return try TreeWorkload.w9(n: options.n)
         default: throw BenchmarkFailure(description: "unknown workload \(workload)")
         }

@@ -14,17 +14,25 @@ import UndoKit
 /// - `delta`: the classic alternative that registers the inverse of the one-item change.
 ///
 /// `retained_bytes_per_step` is the resident-set growth over the steps divided by the steps
-/// (first repetition only, as in W1). The variants run smallest first, so memory freed by
+/// (first cycle of the first repetition only, as in W1). The variants run smallest first, so memory freed by
 /// one can hide at most the previous, smaller variant's footprint in the next one's figure.
 enum SnapshotWorkload {
-    static func w8(items: Int, steps: Int, repetition: Int) throws(BenchmarkFailure) -> RepetitionResult {
+    /// Every phase repeats its cycle until it has timed at least `operations` steps or undos
+    /// (`--w8-operations`, 10⁵ by default): `steps` steps then as many undos for the
+    /// unlimited variants (10 cycles with the default 10,000 steps); for `flat_budget`,
+    /// `steps` steps and the 100 kept undone, then cycles of 200 steps (past the budget) and
+    /// 100 undos. Between cycles, untimed, `removeAllActions()` frees what the undos left on
+    /// the redo stack, so memory stays that of one cycle and no timed step pays for clearing
+    /// it. Retained bytes are measured over the first cycle's steps of the first repetition.
+    static func w8(items: Int, steps: Int, operations: Int, repetition: Int) throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
-        try measure(DeltaDocument.self, name: "delta", items: items, steps: steps, repetition: repetition, into: &result)
+        let cycles = max(1, (operations + steps - 1) / steps)
+        try measure(DeltaDocument.self, name: "delta", items: items, steps: steps, cycles: cycles, repetition: repetition, into: &result)
         // Second: its footprint is bounded by the budget (100 snapshots, 8 MB with the default
         // sizes), between delta's and chunked's.
-        try measureBudget(items: items, steps: steps, repetition: repetition, into: &result)
-        try measure(ChunkedSnapshotDocument.self, name: "chunked", items: items, steps: steps, repetition: repetition, into: &result)
-        try measure(FlatSnapshotDocument.self, name: "flat", items: items, steps: steps, repetition: repetition, into: &result)
+        try measureBudget(items: items, steps: steps, operations: operations, repetition: repetition, into: &result)
+        try measure(ChunkedSnapshotDocument.self, name: "chunked", items: items, steps: steps, cycles: cycles, repetition: repetition, into: &result)
+        try measure(FlatSnapshotDocument.self, name: "flat", items: items, steps: steps, cycles: cycles, repetition: repetition, into: &result)
         return result
     }
 
@@ -36,7 +44,7 @@ enum SnapshotWorkload {
     /// budget holds if the total cost never exceeds it (checked after every step), the oldest
     /// steps go, and the resident-set growth stays near the budget however many steps run.
     private static func measureBudget(
-        items: Int, steps: Int, repetition: Int, into result: inout RepetitionResult
+        items: Int, steps: Int, operations: Int, repetition: Int, into result: inout RepetitionResult
     ) throws(BenchmarkFailure) {
         let manager = Manager.forBenchmark()
         let snapshotBytes = items * MemoryLayout<Int>.stride
@@ -44,70 +52,93 @@ enum SnapshotWorkload {
         manager.actionCostLimit = budget
         let document = BudgetedSnapshotDocument(items: items, manager: manager)
 
-        let residentBefore = Measurement.residentKiB()
         var highestCost = 0
-        let t0 = Measurement.now()
-        for step in 0..<steps {
-            manager.beginUndoGrouping()
-            document.increment(at: (step &* 7_919) % items)
-            manager.endUndoGrouping()
-            highestCost = max(highestCost, manager.totalActionCost)
+        var stepNanoseconds: UInt64 = 0, undoNanoseconds: UInt64 = 0
+        var stepsTimed = 0, undosTimed = 0, nextStep = 0, expectedSum = 0
+        var cycle = 0
+        while stepsTimed < operations || undosTimed < operations || cycle == 0 {
+            let cycleSteps = cycle == 0 ? steps : 2 * budgetSnapshots
+            let residentBefore = Measurement.residentKiB()
+            let t0 = Measurement.now()
+            for _ in 0..<cycleSteps {
+                manager.beginUndoGrouping()
+                document.increment(at: (nextStep &* 7_919) % items)
+                manager.endUndoGrouping()
+                highestCost = max(highestCost, manager.totalActionCost)
+                nextStep += 1
+            }
+            let t1 = Measurement.now()
+            let residentAfter = Measurement.residentKiB()
+            expectedSum += cycleSteps
+            let kept = min(cycleSteps, budgetSnapshots)
+            try check(highestCost <= budget && document.sum == expectedSum && manager.undoCount == kept
+                      && manager.totalActionCost == kept * snapshotBytes,
+                      "W8 flat_budget, cycle \(cycle): highest total cost \(highestCost) over the budget \(budget), sum \(document.sum), or \(manager.undoCount) steps kept, expected \(kept)")
+
+            let t2 = Measurement.now()
+            for _ in 0..<kept { manager.undo() }
+            let t3 = Measurement.now()
+            expectedSum -= kept
+            try check(document.sum == expectedSum && !manager.canUndo && manager.redoCount == kept,
+                      "W8 flat_budget undo, cycle \(cycle): sum \(document.sum), expected \(expectedSum)")
+
+            manager.removeAllActions()
+            if cycle == 0 && repetition == 0, let before = residentBefore, let after = residentAfter {
+                result.note("flat_budget_step", "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
+                result.note("flat_budget_step", "retained_bytes_total", Double(after - before) * 1024)
+                result.note("flat_budget_step", "budget_bytes", Double(budget))
+            }
+            stepNanoseconds += t1 - t0
+            undoNanoseconds += t3 - t2
+            stepsTimed += cycleSteps
+            undosTimed += kept
+            cycle += 1
         }
-        let t1 = Measurement.now()
-        let residentAfter = Measurement.residentKiB()
-        let kept = min(steps, budgetSnapshots)
-        try check(highestCost <= budget && manager.undoCount == kept && manager.totalActionCost == kept * snapshotBytes,
-                  "W8 flat_budget: highest total cost \(highestCost) over the budget \(budget), or \(manager.undoCount) steps kept, expected \(kept)")
-
-        let t2 = Measurement.now()
-        for _ in 0..<kept { manager.undo() }
-        let t3 = Measurement.now()
-        try check(document.sum == steps - kept && !manager.canUndo && manager.redoCount == kept,
-                  "W8 flat_budget undo: sum \(document.sum), expected \(steps - kept)")
-
-        result.record("flat_budget_step", operations: steps, nanoseconds: t1 - t0)
-        result.record("flat_budget_undo", operations: kept, nanoseconds: t3 - t2)
-        if repetition == 0, let before = residentBefore, let after = residentAfter {
-            result.note("flat_budget_step", "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
-            result.note("flat_budget_step", "retained_bytes_total", Double(after - before) * 1024)
-            result.note("flat_budget_step", "budget_bytes", Double(budget))
+        result.record("flat_budget_step", operations: stepsTimed, nanoseconds: stepNanoseconds)
+        result.record("flat_budget_undo", operations: undosTimed, nanoseconds: undoNanoseconds)
+        if repetition == 0 {
             result.note("flat_budget_step", "highest_total_cost", Double(highestCost))
         }
     }
 
     private static func measure<Document: SteppedDocument>(
-        _: Document.Type, name: String, items: Int, steps: Int, repetition: Int,
+        _: Document.Type, name: String, items: Int, steps: Int, cycles: Int, repetition: Int,
         into result: inout RepetitionResult
     ) throws(BenchmarkFailure) {
         let manager = Manager.forBenchmark()
         let document = Document(items: items, manager: manager)
 
-        let residentBefore = Measurement.residentKiB()
-        let t0 = Measurement.now()
-        for step in 0..<steps {
-            manager.beginUndoGrouping()
-            // A stride coprime to the usual sizes spreads the changes over the whole model.
-            document.increment(at: (step &* 7_919) % items)
-            manager.endUndoGrouping()
-        }
-        let t1 = Measurement.now()
-        let residentAfter = Measurement.residentKiB()
-        try check(document.sum == steps && manager.undoCount == steps,
-                  "W8 \(name) steps: sum \(document.sum), undoCount \(manager.undoCount), expected \(steps)")
+        var stepNanoseconds: UInt64 = 0, undoNanoseconds: UInt64 = 0
+        for cycle in 0..<cycles {
+            let residentBefore = Measurement.residentKiB()
+            let t0 = Measurement.now()
+            for step in 0..<steps {
+                manager.beginUndoGrouping()
+                // A stride coprime to the usual sizes spreads the changes over the whole model.
+                document.increment(at: (step &* 7_919) % items)
+                manager.endUndoGrouping()
+            }
+            let t1 = Measurement.now()
+            let residentAfter = Measurement.residentKiB()
+            try check(document.sum == steps && manager.undoCount == steps && manager.redoCount == 0,
+                      "W8 \(name) steps, cycle \(cycle): sum \(document.sum), undoCount \(manager.undoCount), expected \(steps)")
 
-        let t2 = Measurement.now()
-        for _ in 0..<steps { manager.undo() }
-        let t3 = Measurement.now()
-        try check(document.isPristine && !manager.canUndo && manager.redoCount == steps,
-                  "W8 \(name) undo: model not back to its initial state, or history left over")
+            let t2 = Measurement.now()
+            for _ in 0..<steps { manager.undo() }
+            let t3 = Measurement.now()
+            try check(document.isPristine && !manager.canUndo && manager.redoCount == steps,
+                      "W8 \(name) undo, cycle \(cycle): model not back to its initial state, or history left over")
 
-        let stepPhase = name + "_step"
-        result.record(stepPhase, operations: steps, nanoseconds: t1 - t0)
-        result.record(name + "_undo", operations: steps, nanoseconds: t3 - t2)
-        if repetition == 0, let before = residentBefore, let after = residentAfter {
-            result.note(stepPhase, "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
-            result.note(stepPhase, "model_bytes", Double(items * MemoryLayout<Int>.stride))
+            manager.removeAllActions()
+            if cycle == 0 && repetition == 0, let before = residentBefore, let after = residentAfter {
+                result.note(name + "_step", "retained_bytes_per_step", Double(after - before) * 1024 / Double(steps))
+                result.note(name + "_step", "model_bytes", Double(items * MemoryLayout<Int>.stride))
+            }
+            stepNanoseconds += t1 - t0
+            undoNanoseconds += t3 - t2
         }
+        result.record(name + "_step", operations: steps * cycles, nanoseconds: stepNanoseconds)
+        result.record(name + "_undo", operations: steps * cycles, nanoseconds: undoNanoseconds)
     }
 }
 

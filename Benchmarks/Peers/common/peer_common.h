@@ -89,6 +89,10 @@ typedef struct {
     double samples[64];
     int count;
     double bytes_per_action; /* <0 = not reported */
+    const char *extra_key;  /* optional numeric keys after the six (NULL = none) */
+    double extra;
+    const char *extra2_key;
+    double extra2;
 } peer_phase;
 
 static void peer_record(peer_phase *p, double ns_per_op)
@@ -96,16 +100,25 @@ static void peer_record(peer_phase *p, double ns_per_op)
     if (p->count < 64) p->samples[p->count++] = ns_per_op;
 }
 
+/* The median of a phase's samples (sorts them). */
+static double peer_median(peer_phase *p)
+{
+    if (p->count == 0) return 0;
+    qsort(p->samples, (size_t)p->count, sizeof(double), peer_cmp_double);
+    return (p->count % 2) ? p->samples[p->count / 2]
+                          : (p->samples[p->count / 2 - 1] + p->samples[p->count / 2]) / 2;
+}
+
 static void peer_emit(const char *impl, const char *workload, peer_phase *p, const char *note)
 {
     if (p->count == 0) return;
-    qsort(p->samples, (size_t)p->count, sizeof(double), peer_cmp_double);
-    double median = (p->count % 2) ? p->samples[p->count / 2]
-                                   : (p->samples[p->count / 2 - 1] + p->samples[p->count / 2]) / 2;
+    double median = peer_median(p);
     printf("{\"impl\":\"%s\",\"workload\":\"%s\",\"phase\":\"%s\",\"n\":%ld,"
            "\"ns_per_op\":%.1f,\"peak_rss_kb\":%ld,\"min_ns_per_op\":%.1f,\"repetitions\":%d",
            impl, workload, p->phase, p->n, median, peer_peak_rss_kb(), p->samples[0], p->count);
     if (p->bytes_per_action >= 0) printf(",\"bytes_per_action\":%.1f", p->bytes_per_action);
+    if (p->extra_key) printf(",\"%s\":%.1f", p->extra_key, p->extra);
+    if (p->extra2_key) printf(",\"%s\":%.1f", p->extra2_key, p->extra2);
     if (note) printf(",\"note\":\"%s\"", note);
     printf("}\n");
     fflush(stdout);

@@ -6,9 +6,10 @@
 //   inverse" is exactly one push, the idiomatic Qt equivalent.
 // - A single-action group is a plain push (Qt's unit of undo). Multi-action groups use
 //   beginMacro()/endMacro(), which nest (W3).
-// - W4 uses setUndoLimit(100), Qt's counterpart of levelsOfUndo.
+// - W4 uses setUndoLimit(100), Qt's counterpart of levelsOfUndo, and repeats its cycle
+//   (push 100 past the limit, undo the 100 kept, redo them) N/100 times.
 // - W5: QUndoStack has no per-target removal, so only its register and undo phases are
-//   reported; the removal phases are absent from Qt's output on purpose.
+//   reported; the removal phase is absent from Qt's output on purpose.
 #include <QUndoStack>
 #include <QUndoCommand>
 #include <QString>
@@ -124,27 +125,44 @@ void runW3(const peer_options &o)
     peer_emit(kImpl, "W3", &red, nullptr);
 }
 
+// W4: setUndoLimit(100); N/100 cycles of: push 100 commands past the limit (each deletes the
+// oldest kept), undo the 100 kept, redo them. 100 untimed pushes fill the stack to the limit
+// first, so every timed push trims. Each phase is timed per cycle and summed; the value is
+// checked after every phase, the stack's state in the last cycle, as UndoKit's bench does.
 void runW4(const peer_options &o)
 {
-    const int kept = 100;
-    peer_phase reg{"register", o.n, {}, 0, -1}, und{"undo", kept, {}, 0, -1}, red{"redo", kept, {}, 0, -1};
+    const long kept = 100, cycles = o.n / kept > 0 ? o.n / kept : 1;
+    peer_phase reg{"register", kept * cycles, {}, 0, -1}, und{"undo", kept * cycles, {}, 0, -1},
+        red{"redo", kept * cycles, {}, 0, -1};
     for (int rep = 0; rep < o.repetitions; rep++) {
         Counter c;
         auto stack = std::make_unique<QUndoStack>();
         stack->setUndoLimit(kept);
-        double t0 = peer_now_ns();
-        for (long i = 0; i < o.n; i++) stack->push(new Step(&c));
-        double t1 = peer_now_ns();
-        PEER_CHECK(c.value == o.n && stack->count() == kept, "W4 register: value %ld count %d", c.value, stack->count());
-        for (int i = 0; i < kept; i++) stack->undo();
-        double t2 = peer_now_ns();
-        PEER_CHECK(c.value == o.n - kept && !stack->canUndo(), "W4 undo: value %ld", c.value);
-        for (int i = 0; i < kept; i++) stack->redo();
-        double t3 = peer_now_ns();
-        PEER_CHECK(c.value == o.n && !stack->canRedo(), "W4 redo: value %ld", c.value);
-        peer_record(&reg, (t1 - t0) / o.n);
-        peer_record(&und, (t2 - t1) / kept);
-        peer_record(&red, (t3 - t2) / kept);
+        for (long i = 0; i < kept; i++) stack->push(new Step(&c));
+        double regNs = 0, undoNs = 0, redoNs = 0;
+        for (long cycle = 0; cycle < cycles; cycle++) {
+            const bool last = cycle == cycles - 1;
+            const long base = kept * (cycle + 1);
+            double t0 = peer_now_ns();
+            for (long i = 0; i < kept; i++) stack->push(new Step(&c));
+            double t1 = peer_now_ns();
+            PEER_CHECK(c.value == base + kept && (!last || stack->count() == kept),
+                       "W4 register, cycle %ld: value %ld count %d", cycle, c.value, stack->count());
+            double t2 = peer_now_ns();
+            for (long i = 0; i < kept; i++) stack->undo();
+            double t3 = peer_now_ns();
+            PEER_CHECK(c.value == base && (!last || !stack->canUndo()), "W4 undo, cycle %ld: value %ld", cycle, c.value);
+            double t4 = peer_now_ns();
+            for (long i = 0; i < kept; i++) stack->redo();
+            double t5 = peer_now_ns();
+            PEER_CHECK(c.value == base + kept && (!last || !stack->canRedo()), "W4 redo, cycle %ld: value %ld", cycle, c.value);
+            regNs += t1 - t0;
+            undoNs += t3 - t2;
+            redoNs += t5 - t4;
+        }
+        peer_record(&reg, regNs / (kept * cycles));
+        peer_record(&und, undoNs / (kept * cycles));
+        peer_record(&red, redoNs / (kept * cycles));
     }
     peer_emit(kImpl, "W4", &reg, nullptr);
     peer_emit(kImpl, "W4", &und, nullptr);

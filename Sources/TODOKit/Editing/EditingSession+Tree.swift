@@ -78,7 +78,11 @@ extension EditingSession {
             default: break
             }
         }
-        undoManager.go(to: target)
+        if let target {
+            undoManager.go(to: target)
+        } else {
+            undoManager.goToStart()
+        }
         observation.cancel()
         return (undone, redone)
     }

@@ -43,14 +43,10 @@
 /// not `Sendable`: use it in the isolation domain of its managers. See
 /// <doc:CoordinatingUndoManagers>.
 public final class UndoCoordinator {
-    /// One attached manager and what the coordinator last saw of its stacks.
+    /// One attached manager.
     final class Member {
         weak var manager: UndoManager?
         var observation: UndoManager.EventObservation?
-        /// The member's closed top-level groups on each stack when the orders last matched
-        /// them, which is also how many steps of this member each order holds.
-        var syncedUndoCount = 0
-        var syncedRedoCount = 0
         /// When the member's newest top-level group opened, to end open event groups in the
         /// order they began.
         var groupOpenSerial: UInt64 = 0
@@ -58,17 +54,16 @@ public final class UndoCoordinator {
         init(manager: UndoManager) {
             self.manager = manager
         }
-
-        func recordSync(of manager: UndoManager) {
-            syncedUndoCount = manager.undoStack.closedTopLevelGroupCount
-            syncedRedoCount = manager.redoStack.closedTopLevelGroupCount
-        }
     }
 
-    /// A top-level group in the global order: the token its metadata carries, and its manager.
-    struct Step {
-        let token: UInt64
+    /// A step in the global order: its manager, and its id there (see ``StepID``).
+    struct Step: Equatable {
         let member: Member
+        let id: StepID
+
+        static func == (lhs: Step, rhs: Step) -> Bool {
+            lhs.member === rhs.member && lhs.id == rhs.id
+        }
     }
 
     var members: [Member] = []
@@ -76,7 +71,6 @@ public final class UndoCoordinator {
     var undoSteps: [Step] = []
     /// Undone steps, in the order they were undone; the last is what ``redo()`` performs.
     var redoSteps: [Step] = []
-    private var nextToken: UInt64 = 1
     var nextGroupOpenSerial: UInt64 = 0
 
     /// Creates a coordinator with no managers.
@@ -91,11 +85,6 @@ public final class UndoCoordinator {
         for member in members {
             member.observation?.cancel()
         }
-    }
-
-    func makeToken() -> UInt64 {
-        defer { nextToken += 1 }
-        return nextToken
     }
 
     // MARK: Managers
@@ -137,17 +126,14 @@ public final class UndoCoordinator {
         }
         manager.coordinator?.detach(manager)
         let member = Member(manager: manager)
-        // Other coordinators' tokens mean nothing here: retag everything.
-        manager.undoStack.clearOpenTopLevelToken()
-        manager.redoStack.clearOpenTopLevelToken()
-        let undoTokens = manager.undoStack.tagClosedTopLevelGroups(replacing: { _ in true }, makeToken)
-        let redoTokens = manager.redoStack.tagClosedTopLevelGroups(replacing: { _ in true }, makeToken)
-        undoSteps.insert(contentsOf: undoTokens.map { Step(token: $0, member: member) }, at: 0)
-        redoSteps.insert(contentsOf: redoTokens.map { Step(token: $0, member: member) }, at: 0)
-        member.recordSync(of: manager)
+        // The steps it has join as the oldest; from now on its transactions hand the
+        // coordinator what they did to its steps (UndoCoordinator+Edits.swift).
+        undoSteps.insert(contentsOf: manager.undoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
+        redoSteps.insert(contentsOf: manager.redoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
         member.observation = manager.addEventObserver { [weak self, weak member] event in
-            guard let self, let member else { return }
-            self.handle(event, from: member)
+            guard let self, let member, event == .didOpenUndoGroup, member.manager?.undoStack.nesting == 1 else { return }
+            self.nextGroupOpenSerial += 1
+            member.groupOpenSerial = self.nextGroupOpenSerial
         }
         manager.coordinator = self
         members.append(member)
@@ -215,7 +201,7 @@ public final class UndoCoordinator {
     ///   explicit group is open in it, and it is not undoing or redoing.
     public func undo() {
         endEventGroups()
-        synchronizeIfNeeded()
+        dropGoneMembers()
         undoSteps.last?.member.manager?.undo()
     }
 
@@ -235,7 +221,7 @@ public final class UndoCoordinator {
     /// - Precondition: The manager that undid the step is not undoing or redoing.
     public func redo() {
         endEventGroups()
-        synchronizeIfNeeded()
+        dropGoneMembers()
         redoSteps.last?.member.manager?.redo()
     }
 
@@ -300,7 +286,7 @@ public final class UndoCoordinator {
     /// coordinator.undoActionNames   // ["World", "Hello"]: editor 2's step, then editor 1's
     /// ```
     public var undoActionNames: [String] {
-        synchronizeIfNeeded()
+        dropGoneMembers()
         return names(of: undoSteps, onRedoStacks: false)
     }
 
@@ -312,7 +298,7 @@ public final class UndoCoordinator {
     /// coordinator.redoActionNames   // ["World"]
     /// ```
     public var redoActionNames: [String] {
-        synchronizeIfNeeded()
+        dropGoneMembers()
         return names(of: redoSteps, onRedoStacks: true)
     }
 
@@ -342,22 +328,18 @@ public final class UndoCoordinator {
         }
     }
 
-    /// The action names of `steps`, newest first, read from each member's stack by token.
+    /// The action names of `steps`, newest first, read from each member's stack by step id.
     private func names(of steps: [Step], onRedoStacks: Bool) -> [String] {
-        var namesByToken: [ObjectIdentifier: [UInt64: String]] = [:]
+        var namesByStep: [ObjectIdentifier: [StepID: String]] = [:]
         for member in members {
             guard let manager = member.manager else { continue }
-            let stack = onRedoStacks ? manager.redoStack.closedTopLevelMetadata() : manager.undoStack.closedTopLevelMetadata()
-            var names: [UInt64: String] = [:]
-            for metadata in stack {
-                if let metadata, let token = metadata.coordinatorToken {
-                    names[token] = metadata.name ?? ""
-                }
-            }
-            namesByToken[ObjectIdentifier(member)] = names
+            let names = onRedoStacks
+                ? zip(manager.redoStack.steps.ids, manager.redoStack.closedTopLevelNamesNewestFirst().reversed())
+                : zip(manager.undoStack.steps.ids, manager.undoStack.closedTopLevelNamesNewestFirst().reversed())
+            namesByStep[ObjectIdentifier(member)] = Dictionary(uniqueKeysWithValues: names)
         }
         return steps.reversed().compactMap { step in
-            namesByToken[ObjectIdentifier(step.member)]?[step.token]
+            namesByStep[ObjectIdentifier(step.member)]?[step.id]
         }
     }
 
@@ -366,11 +348,13 @@ public final class UndoCoordinator {
     /// The manager ``undo()`` would call: the one whose open event group began last, or else
     /// the one that made the newest step.
     private var undoTarget: UndoManager? {
-        synchronizeIfNeeded()
+        dropGoneMembers()
         var newestOpen: Member?
         // `>=`: of groups opened before their managers were attached (serial 0), endEventGroups()
         // ends the last attached last, so that is the one undo() reverts.
-        for member in members where member.manager?.canEndEventGroup == true {
+        // A group that will merge into its manager's newest step by coalescing makes no step
+        // of its own: that step keeps its place in the order.
+        for member in members where member.manager.map({ $0.canEndEventGroup && !$0.openGroupWouldMerge }) == true {
             if newestOpen.map({ member.groupOpenSerial >= $0.groupOpenSerial }) ?? true {
                 newestOpen = member
             }
@@ -381,7 +365,7 @@ public final class UndoCoordinator {
     /// The manager ``redo()`` would call, after ending the open event groups: ending an empty
     /// one is a new edit (spec R10.6), which ends redo for every member.
     private var redoTarget: UndoManager? {
-        synchronizeIfNeeded()
+        dropGoneMembers()
         guard !members.contains(where: { $0.manager?.endingEventGroupClearsRedo == true }) else { return nil }
         return redoSteps.last?.member.manager
     }
@@ -393,15 +377,16 @@ public final class UndoCoordinator {
         // shrink them), so an empty order means empty stacks.
         guard !redoSteps.isEmpty else { return }
         redoSteps.removeAll()
-        for member in members {
-            guard let other = member.manager else { continue }
-            if other !== manager && !other.redoStack.isEmpty {
-                other.redoStack.removeAll()
-                other.releaseDroppedEntries()
-                other.checkInvariantsInDebugBuilds()
-                other.publishObservableChanges()
-            }
-            member.syncedRedoCount = other.redoStack.closedTopLevelGroupCount
+        let others = members.compactMap(\.manager).filter { $0 !== manager && !$0.redoStack.isEmpty }
+        for other in others {
+            other.markCleanBeforeRedoStepsEnd()
+            other.redoStack.removeAll()
+        }
+        // Each settles once all are cleared; the removals they hand back find nothing: the
+        // order has no redo steps now.
+        for other in others {
+            other.settle()
+            other.publishObservableChanges()
         }
     }
 
@@ -409,13 +394,16 @@ public final class UndoCoordinator {
     /// as they were before the scope, so its steps are resynchronized and the redo order is
     /// put back as it was (a synchronization appends the restored redo steps as newest).
     /// Steps removed meanwhile (`removeAllActions(withTarget:)` in the body) stay out.
-    func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [UInt64]) {
+    func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [Step]) {
         guard let member = members.first(where: { $0.manager === manager }) else { return }
-        synchronize(member, manager)
-        let byToken = Dictionary(redoSteps.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
-        let restored = order.compactMap { byToken[$0] }
-        if restored.count == byToken.count {
+        let memberSteps = manager.redoStack.steps.ids
+        let restored = order.filter { $0.member !== member || memberSteps.contains($0.id) }
+        let others = redoSteps.filter { $0.member !== member }
+        if restored.filter({ $0.member === member }).map(\.id) == memberSteps
+            && restored.filter({ $0.member !== member }) == others {
             redoSteps = restored
+        } else {
+            redoSteps = others + memberSteps.map { Step(member: member, id: $0) }
         }
     }
 
@@ -435,12 +423,14 @@ public final class UndoCoordinator {
 
 extension UndoManager {
     /// Kept in the manager's storage, like its other state, so that ``UndoCoordinator/attach(_:)``
-    /// can find the coordinator whose tokens the manager's groups carry, and move it.
+    /// can find the coordinator the manager belongs to, and move it. A coordinated manager's
+    /// transactions record their step edits for it.
     var coordinator: UndoCoordinator? {
-        get { storage.pointee.coordinator }
+        get { state.coordinator }
         set {
-            storage.pointee.coordinator = newValue
-            storage.pointee.isCoordinated = newValue != nil
+            state.coordinator = newValue
+            state.isCoordinated = newValue != nil
+            updateStepEditRecording()
         }
     }
 
@@ -451,11 +441,13 @@ extension UndoManager {
     func newEditEndsRedo() {
         // A flag first: the coordinator reference is weak, and loading it costs atomics on
         // every registration.
-        if storage.pointee.isCoordinated, let coordinator {
-            if storage.pointee.undoScopes.isEmpty {
+        if state.isCoordinated, let coordinator {
+            if state.savepoints.isEmpty {
                 coordinator.memberMadeNewEdit(self)
             } else {
-                deferNewEditForScope()
+                // Heard when the outermost scope succeeds, so that a rollback leaves the other
+                // members' redo steps untouched.
+                state.savepoints[state.savepoints.count - 1].madeNewEdit = true
             }
         }
     }

@@ -321,9 +321,6 @@ final class RunLoopTicks {
         self.runLoop = runLoop
     }
 
-    /// Whether some tick is scheduled and has not run yet.
-    var isPending: Bool { !outstanding.isEmpty }
-
     /// Makes sure a tick is scheduled in every mode in which some manager waits.
     ///
     /// Only modes no outstanding tick covers get a new one, so a manager whose modes the run

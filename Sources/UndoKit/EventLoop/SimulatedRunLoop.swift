@@ -81,7 +81,7 @@ public final class SimulatedRunLoop {
     /// pass in `.common`.
     func tick(modes: [RunLoop.Mode]) {
         guard let fallbackMode = modes.first else { return }
-        endPass { manager in manager.storage.pointee.runLoopModes.first(where: modes.contains) ?? fallbackMode }
+        endPass { manager in manager.state.runLoopModes.first(where: modes.contains) ?? fallbackMode }
     }
 
     /// The end of a pass, with the mode each manager's close is asked for.
@@ -127,13 +127,21 @@ public final class SimulatedRunLoop {
         driver?.loopDidArm()
     }
 
+    /// Moves a manager already on the list to its end: it opened another automatic group in
+    /// this pass, after ending the one it had early, so it closes behind the managers whose
+    /// groups opened since.
+    func moveToEndOfPass(_ manager: UndoManager) {
+        guard let index = pending.firstIndex(where: { $0.manager === manager }) else { return }
+        pending.append(pending.remove(at: index))
+    }
+
     /// The modes in which a tick would close some pending automatic group: the union of the
     /// ``UndoManager/runLoopModes`` of the managers still waiting that group by event.
     var closableModes: Set<RunLoop.Mode> {
         var modes: Set<RunLoop.Mode> = []
         for entry in pending {
-            guard let manager = entry.manager, manager.automaticGroupIsPending, manager.storage.pointee.groupsByEvent else { continue }
-            modes.formUnion(manager.storage.pointee.runLoopModes)
+            guard let manager = entry.manager, manager.automaticGroupIsPending, manager.state.groupsByEvent else { continue }
+            modes.formUnion(manager.state.runLoopModes)
         }
         return modes
     }

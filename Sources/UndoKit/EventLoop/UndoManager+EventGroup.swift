@@ -68,7 +68,8 @@ extension UndoManager {
     /// "The automatic group" is an armed manager's only open group, the same group that
     /// ``undo()`` and the end of the event would close.
     var canEndEventGroup: Bool {
-        automaticGroupIsPending && !isBusy && registrationIsEnabled && undoStack.nesting == 1
+        automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
+            && undoStack.nesting == 1
     }
 
     /// Whether ``endEventGroup()`` would close an empty group, which clears the redo stack.

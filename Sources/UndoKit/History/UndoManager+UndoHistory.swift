@@ -30,18 +30,18 @@ extension UndoManager {
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         // Ids make the tree and the clean mark savable: taking a history records them.
         let tree = recordingHistoryTree()
-        let undoSteps = try HistoryReader<Command>(stack: "undo", runsExecute: false)
-            .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count))
-        let redoSteps = try HistoryReader<Command>(stack: "redo", runsExecute: true)
-            .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count))
+        let undoSteps = try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree)
+            .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
+        let redoSteps = try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree)
+            .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = HistoryReader<Command>(stack: "branch", runsExecute: true)
+        let branchReader = HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
-            guard let group = try branchReader.steps(of: step.entries).first else { continue }
-            branches.append(UndoHistory.BranchStep(parent: step.parent.map(UndoTree.NodeID.init(rawValue:)), step: group))
+            guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
+            branches.append(UndoHistory.BranchStep(parent: step.parent.map { UndoTree.NodeID(rawValue: $0.rawValue) }, step: group))
         }
-        return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark(in: tree))
+        return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark())
     }
 
     /// One step of the history, as ``undoHistory(of:)`` would hold it: the group of node `id`
@@ -65,15 +65,17 @@ extension UndoManager {
     public func undoHistoryStep<Command: UndoableCommand & Codable>(
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
-        guard let tree = storage.pointee.historyTree else { return nil }
-        if let step = tree.branches[id.rawValue] {
-            return try HistoryReader<Command>(stack: "branch", runsExecute: true).steps(of: step.entries).first
+        guard let tree = state.historyTree else { return nil }
+        let step = StepID(rawValue: id.rawValue)
+        if let branch = tree.branches[step] {
+            return try HistoryReader<Command>(stack: "branch", runsExecute: true, tree: tree)
+                .steps(of: branch.entries, ids: [step]).first
         }
-        if let entries = undoStack.closedTopLevelGroupEntries(ofNode: id.rawValue) {
-            return try HistoryReader<Command>(stack: "undo", runsExecute: false).steps(of: entries).first
+        if let entries = undoStack.closedTopLevelGroupEntries(of: step) {
+            return try HistoryReader<Command>(stack: "undo", runsExecute: false, tree: tree).steps(of: entries, ids: [step]).first
         }
-        if let entries = redoStack.closedTopLevelGroupEntries(ofNode: id.rawValue) {
-            return try HistoryReader<Command>(stack: "redo", runsExecute: true).steps(of: entries).first
+        if let entries = redoStack.closedTopLevelGroupEntries(of: step) {
+            return try HistoryReader<Command>(stack: "redo", runsExecute: true, tree: tree).steps(of: entries, ids: [step]).first
         }
         return nil
     }
@@ -113,23 +115,28 @@ extension UndoManager {
             throw .managerNotEmpty(undoCount: undoStack.topLevelCount, redoCount: redoStack.topLevelCount)
         }
         try Self.checkTree(of: history)
-        let wasClean = undoStack.cleanDistance == 0
-        for step in history.redoSteps {
-            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isTopLevel: true)
+        let ids = restoredStepIDs(for: history)
+        let nextStepID = ledger.nextStepID
+        // Each step closes under its saved id: the id the next new step gets.
+        for (step, id) in zip(history.redoSteps, ids.redo) {
+            ledger.nextStepID = id.rawValue
+            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
         }
-        for step in history.undoSteps {
-            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, isTopLevel: true)
+        for (step, id) in zip(history.undoSteps, ids.undo) {
+            ledger.nextStepID = id.rawValue
+            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, isStep: true)
         }
-        let hasTree = storage.pointee.historyTree != nil || !history.branches.isEmpty
+        let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
             restoreTree(of: history, model: model)
-        } else {
-            undoStack.cleanDistance = 0
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        ledger.nextStepID = nextStepID
+        ledger.cleanMark = restoredCleanMark(history.cleanMark)
+        if hasTree {
+            trimHistoryTree()
+        }
+        settle()
         publishObservableChanges()
     }
 
@@ -162,102 +169,71 @@ extension UndoManager {
 
     /// Gives the restored steps their saved ids and dates (new ids where none were saved),
     /// puts the branches back on a manager that keeps them, and places the clean mark.
+    /// The ids the restored steps take: the saved ones, and for steps saved without one (a
+    /// version 1 history), new ids in recording order: the undo steps oldest first, then the
+    /// redo steps from the one ``redo()`` performs next.
+    private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
+        let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
+        ledger.nextStepID = max(ledger.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
+        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
+        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
+        return (undo, redo.reversed())
+    }
+
     private func restoreTree<Command: UndoableCommand & Codable>(
         of history: UndoHistory<Command>, model: Command.Model
     ) where Command.Model: AnyObject {
-        let tree = storage.pointee.historyTree ?? HistoryTreeState()
-        storage.pointee.historyTree = tree
-        let savedIDs = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        tree.nextNodeID = max(tree.nextNodeID, (savedIDs.map(\.rawValue).max() ?? 0) + 1)
-        undoStack.giveEveryClosedTopLevelGroupMetadata()
-        redoStack.giveEveryClosedTopLevelGroupMetadata()
-        let undoMetadata = undoStack.closedTopLevelMetadata().compactMap { $0 }
-        let redoMetadata = redoStack.closedTopLevelMetadata().compactMap { $0 }
-        // The redo stack holds the saved redo steps bottom first; ids are given in recording
-        // order (undo steps, then redo steps from the next redo down), visits likewise.
-        let assignments = zip(undoMetadata, history.undoSteps) + zip(redoMetadata, history.redoSteps).reversed()
-        for (metadata, step) in assignments {
-            metadata.nodeID = step.id?.rawValue
-            metadata.date = step.date
-            tree.stamp(metadata, now: historyTreeNow())
-            if step.id == nil {
-                // A new id, but the date that was saved (none in a version 1 history), not the
-                // time of the restore.
-                metadata.date = step.date
-            }
+        let tree = recordingHistoryTree()
+        // Dates as saved (none in a version 1 history), visits in recording order.
+        for (id, step) in zip(undoStack.steps.ids, history.undoSteps) + zip(redoStack.steps.ids, history.redoSteps).reversed() {
+            tree.records[id] = HistoryTreeState.NodeRecord(date: step.date)
+            tree.visit(id)
         }
         if tree.keepsBranches {
             for branch in history.branches {
                 // Built on top of the redo stack, where a branch step's form lives, and taken off.
-                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isTopLevel: true)
-                var entries = redoStack.popNewestTopLevelGroupEntries()
-                let metadata: GroupMetadata
-                if case .begin(let existing?) = entries.first {
-                    metadata = existing
-                } else {
-                    metadata = GroupMetadata()
-                    if case .singleton(let id, let owner, let handler) = entries.first {
-                        entries = [.begin(metadata), .action(id, owner, handler), .end(length: 2)]
-                    } else {
-                        entries[0] = .begin(metadata)
-                    }
-                }
-                metadata.nodeID = branch.step.id!.rawValue
-                metadata.date = branch.step.date
-                metadata.lastVisit = 0
-                tree.addBranch(HistoryTreeState.BranchStep(parent: branch.parent?.rawValue, entries: entries))
+                let id = StepID(rawValue: branch.step.id!.rawValue)
+                ledger.nextStepID = id.rawValue
+                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
+                let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
+                tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
+                tree.addBranch(
+                    HistoryTreeState.BranchStep(parent: branch.parent.map { StepID(rawValue: $0.rawValue) }, entries: entries),
+                    id: id)
             }
         }
-        let undoIDs = undoMetadata.map { $0.nodeID }
-        let redoIDs = redoMetadata.reversed().map { $0.nodeID }
-        switch history.cleanMark {
-        case .current:
-            undoStack.cleanDistance = 0
-        case .start:
-            undoStack.cleanDistance = undoIDs.count
-        case .unreachable:
-            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-        case .step(let id):
-            if let index = undoIDs.lastIndex(of: id.rawValue) {
-                undoStack.cleanDistance = undoIDs.count - 1 - index
-            } else if let index = redoIDs.firstIndex(of: id.rawValue) {
-                undoStack.cleanDistance = -(index + 1)
-            } else {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-                if tree.branches[id.rawValue] != nil {
-                    tree.cleanNode = id.rawValue
-                }
-            }
-        }
-        trimHistoryTree()
     }
 
-    /// Where the clean mark is, for a history taken now.
-    private func savedCleanMark<Command>(in tree: HistoryTreeState) -> UndoHistory<Command>.CleanMark {
-        let distance = undoStack.cleanDistance
-        if distance == 0 {
+    /// The clean mark a history saved, on the restored steps.
+    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
+        switch saved {
+        case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
+        case .start: .start
+        case .unreachable: .unreachable
+        case .step(let id): stepExists(StepID(rawValue: id.rawValue)) ? .step(StepID(rawValue: id.rawValue)) : .unreachable
+        }
+    }
+
+    /// The clean mark, as a history saves it.
+    private func savedCleanMark<Command>() -> UndoHistory<Command>.CleanMark {
+        if isAtCleanMark {
             return .current
         }
-        if distance == UndoStack.cleanMarkUnreachable {
-            return tree.cleanNode.map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
+        switch ledger.cleanMark {
+        case .start: return .start
+        case .step(let id): return .step(UndoTree.NodeID(rawValue: id.rawValue))
+        case .openGroup, .unreachable: return .unreachable
         }
-        if distance > 0 {
-            if distance == undoStack.closedTopLevelGroupCount {
-                return .start
-            }
-            return undoStack.metadataOfClosedTopLevelGroup(atDepth: distance)?.nodeID
-                .map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
-        }
-        return redoStack.metadataOfClosedTopLevelGroup(atDepth: -distance - 1)?.nodeID
-            .map { .step(UndoTree.NodeID(rawValue: $0)) } ?? .unreachable
     }
 
+    /// Pushes `group` onto `stack` as a closed group: a top-level step (`isStep`), or a group
+    /// nested in the one being pushed.
     private func push<Command: UndoableCommand>(
         _ group: UndoHistory<Command>.Group, onto stack: inout UndoStack,
-        model reference: ModelReference, runsExecute: Bool, isTopLevel: Bool
+        model reference: ModelReference, runsExecute: Bool, isStep: Bool
     ) where Command.Model: AnyObject {
         stack.pushBegin()
-        if isTopLevel && (group.actionName != nil || group.isDiscardable) {
+        if isStep && (group.actionName != nil || group.isDiscardable) {
             let metadata = stack.openTopMetadata()
             metadata.name = group.actionName
             metadata.isDiscardable = group.isDiscardable
@@ -267,7 +243,7 @@ extension UndoManager {
             case .command(let command):
                 stack.pushCommand(CommandEntry.make(command, on: reference, runsExecute: runsExecute))
             case .group(let nested):
-                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, isTopLevel: false)
+                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, isStep: false)
             }
         }
         stack.closeGroup(discardIfEmpty: false)
@@ -280,18 +256,27 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     let stack: String
     /// The direction every command step of this stack must have.
     let runsExecute: Bool
+    /// Where the steps' dates are.
+    let tree: HistoryTreeState
 
-    /// - Parameter entries: A stack's live entries (or a branch step's), oldest first.
-    func steps(of entries: [UndoStack.Entry]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+    /// - Parameters:
+    ///   - entries: A stack's live entries (or a branch step's), oldest first, with no group
+    ///     open.
+    ///   - ids: The ids of their top-level groups, oldest first.
+    func steps(of entries: [UndoStack.Entry], ids: [StepID]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
         // Open groups under construction, outermost first; the finished top-level groups.
         var open: [UndoHistory<Command>.Group] = []
         var steps: [UndoHistory<Command>.Group] = []
         func finish(_ group: UndoHistory<Command>.Group) {
-            if open.isEmpty {
-                steps.append(group)
-            } else {
+            guard open.isEmpty else {
                 open[open.count - 1].items.append(.group(group))
+                return
             }
+            var step = group
+            let id = ids[steps.count]
+            step.id = UndoTree.NodeID(rawValue: id.rawValue)
+            step.date = tree.date(of: id)
+            steps.append(step)
         }
         for entry in entries {
             switch entry {
@@ -300,8 +285,6 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                 if open.isEmpty {
                     group.actionName = metadata?.name
                     group.isDiscardable = metadata?.isDiscardable ?? false
-                    group.id = metadata?.nodeID.map(UndoTree.NodeID.init(rawValue:))
-                    group.date = metadata?.date
                 }
                 open.append(group)
             case .end:

@@ -15,7 +15,7 @@ import Foundation
 ///     let marker = node.id == tree.current ? "▸" : " "
 ///     print(marker, String(repeating: "  ", count: tree.depth(of: node)), node.actionName)
 /// }
-/// manager.go(to: tree.nodes.first)   // back to the state after the first step
+/// manager.go(to: tree.nodes[0])      // back to the state after the first step
 /// ```
 ///
 /// A tree is a value: it does not change when the manager does. Take a new one after each

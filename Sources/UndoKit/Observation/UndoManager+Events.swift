@@ -22,7 +22,7 @@ extension UndoManager {
     public func events() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let id = makeObserverID()
-        storage.pointee.eventStreams.append((id, continuation))
+        state.eventStreams.append((id, continuation))
         eventObservers.append((id, { [weak self] event in
             // A stream whose consumer is gone reports it here, on the manager's isolation,
             // where the observer may be removed (its termination handler may run anywhere).
@@ -35,7 +35,7 @@ extension UndoManager {
 
     /// Ends every stream ``events()`` returned; the manager is going away.
     func finishEventStreams() {
-        for stream in storage.pointee.eventStreams {
+        for stream in state.eventStreams {
             stream.continuation.finish()
         }
     }

@@ -25,7 +25,7 @@ enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
     case groupingLevel, isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
-    case currentHistoryNodeID
+    case currentHistoryNodeID, historyTree
 
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
@@ -38,6 +38,8 @@ enum ObservedValue: Equatable {
     case strings([String])
     /// What a menu item title is made of.
     case title(isAvailable: Bool, name: String)
+    /// The whole history tree: a branch can change while the undo and redo paths stay.
+    case tree(UndoTree)
 }
 
 /// What observing a manager needs beyond the read bits: made on the first read.
@@ -52,67 +54,70 @@ final class ObservationState {
 extension UndoManager {
     /// The manager's observation state, made on first use.
     private var observationState: ObservationState {
-        if let state = storage.pointee.observation { return state }
-        let state = ObservationState()
-        storage.pointee.observation = state
-        return state
+        if let existing = state.observation { return existing }
+        let created = ObservationState()
+        state.observation = created
+        return created
     }
 
     /// Called by the getter of an observable property: tells Observation the property was
     /// read, and remembers its value if it was not already being watched.
     @inline(__always)
     func trackRead<Member>(_ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>) {
-        let state = observationState
-        state.registrar.access(self, keyPath: keyPath)
-        if storage.pointee.observedProperties & property.bit != 0 {
+        let observation = observationState
+        observation.registrar.access(self, keyPath: keyPath)
+        if state.observedProperties & property.bit != 0 {
             // Watched already, with the value an earlier read saw: if an operation changed it
             // without publishing yet (a read in the middle of an undo, say), the earlier
             // readers hear of it now, and this read starts watching the value it sees.
             publishObservableChanges(among: property.bit)
         }
-        if storage.pointee.observedProperties & property.bit == 0 {
-            startWatching(property, keyPath, in: state)
+        if state.observedProperties & property.bit == 0 {
+            startWatching(property, keyPath, in: observation)
         }
     }
 
     private func startWatching<Member>(
-        _ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>, in state: ObservationState
+        _ property: ObservedProperty, _ keyPath: KeyPath<UndoManager, Member>, in observation: ObservationState
     ) {
-        if storage.pointee.observedValues.isEmpty {
-            storage.pointee.observedValues = Array(repeating: nil, count: ObservedProperty.allCases.count)
-            storage.pointee.observedScalars = Array(repeating: 0, count: ObservedProperty.allCases.count)
+        if state.observedValues.isEmpty {
+            state.observedValues = Array(repeating: nil, count: ObservedProperty.allCases.count)
+            state.observedScalars = Array(repeating: 0, count: ObservedProperty.allCases.count)
         }
         if let scalar = currentScalar(of: property) {
-            storage.pointee.observedScalars[property.rawValue] = scalar
+            state.observedScalars[property.rawValue] = scalar
         } else {
-            storage.pointee.observedValues[property.rawValue] = currentValue(of: property)
+            state.observedValues[property.rawValue] = currentValue(of: property)
         }
-        if state.announcers[property.rawValue] == nil {
-            let registrar = state.registrar
-            state.announcers[property.rawValue] = { manager in registrar.withMutation(of: manager, keyPath: keyPath) {} }
+        if observation.announcers[property.rawValue] == nil {
+            let registrar = observation.registrar
+            observation.announcers[property.rawValue] = { manager in registrar.withMutation(of: manager, keyPath: keyPath) {} }
         }
-        storage.pointee.observedProperties |= property.bit
+        state.observedProperties |= property.bit
     }
 
     /// Announces the observable properties that changed since they were read. Called at the
     /// end of every public operation that can change one; with nothing read it is one test.
     @inline(__always)
     func publishObservableChanges() {
-        if storage.pointee.observedProperties != 0 {
+        if state.observedProperties != 0 {
             publishObservableChangesNow()
         }
     }
 
     private func publishObservableChangesNow() {
-        publishObservableChanges(among: storage.pointee.observedProperties)
+        publishObservableChanges(among: state.observedProperties)
     }
 
     /// Announces the properties among `candidates` that are watched and changed.
     private func publishObservableChanges(among candidates: UInt32) {
+        // A rollback publishes once, when it is done, what ended other than it began; the
+        // watched values stay as they were read until then.
+        guard !state.isRollingBackScope else { return }
         // Called after every operation while anything is watched, changed or not (a property
         // read once stays watched until it changes): so only the watched bits are visited,
         // and the values live in the manager's storage, which no exclusivity check guards.
-        var watched = storage.pointee.observedProperties & candidates
+        var watched = state.observedProperties & candidates
         var changed: UInt32 = 0
         while watched != 0 {
             let index = watched.trailingZeroBitCount
@@ -120,23 +125,23 @@ extension UndoManager {
             let property = ObservedProperty(rawValue: index).unsafelyUnwrapped
             let isUnchanged = if let scalar = currentScalar(of: property) {
                 // Counts and flags, the common case, compare as integers.
-                scalar == storage.pointee.observedScalars[index]
-            } else if case .strings(let names)? = storage.pointee.observedValues[index] {
+                scalar == state.observedScalars[index]
+            } else if case .strings(let names)? = state.observedValues[index] {
                 // The listings are compared in place: a History panel keeps them watched, and
                 // making the array after every operation would cost O(steps) allocations.
                 property == .undoActionNames
                     ? undoStack.closedTopLevelNamesNewestFirst(equal: names)
                     : redoStack.closedTopLevelNamesNewestFirst(equal: names)
             } else {
-                currentValue(of: property) == storage.pointee.observedValues[index]
+                currentValue(of: property) == state.observedValues[index]
             }
             if !isUnchanged {
                 changed |= property.bit
-                storage.pointee.observedValues[index] = nil
+                state.observedValues[index] = nil
             }
         }
         guard changed != 0 else { return }
-        storage.pointee.observedProperties &= ~changed
+        state.observedProperties &= ~changed
         // Announced after the bookkeeping: an onChange handler runs inside `withMutation`
         // and may read the properties again, which starts watching them afresh.
         let announcers = observationState.announcers
@@ -155,16 +160,16 @@ extension UndoManager {
         case .canRedo: redoStack.topLevelCount != 0 ? 1 : 0
         case .undoCount: undoStack.appleCount
         case .redoCount: redoStack.appleCount
-        case .isUndoing: storage.pointee.isUndoing ? 1 : 0
-        case .isRedoing: storage.pointee.isRedoing ? 1 : 0
+        case .isUndoing: state.isUndoing ? 1 : 0
+        case .isRedoing: state.isRedoing ? 1 : 0
         case .groupingLevel: currentStack.nesting
         case .isUndoRegistrationEnabled: registrationIsEnabled ? 1 : 0
         case .levelsOfUndo: undoStack.limit
-        case .isClean: undoStack.cleanDistance == 0 ? 1 : 0
+        case .isClean: isAtCleanMark ? 1 : 0
         case .totalActionCost: undoStack.totalCost
-        case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0)
+        case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
-             .redoActionNames:
+             .redoActionNames, .historyTree:
             nil
         }
     }
@@ -187,14 +192,15 @@ extension UndoManager {
         case .redoActionNames: .strings(redoStack.closedTopLevelNamesNewestFirst())
         case .undoCount: .int(undoStack.appleCount)
         case .redoCount: .int(redoStack.appleCount)
-        case .isUndoing: .bool(storage.pointee.isUndoing)
-        case .isRedoing: .bool(storage.pointee.isRedoing)
+        case .isUndoing: .bool(state.isUndoing)
+        case .isRedoing: .bool(state.isRedoing)
         case .groupingLevel: .int(currentStack.nesting)
         case .isUndoRegistrationEnabled: .bool(registrationIsEnabled)
         case .levelsOfUndo: .int(undoStack.limit)
-        case .isClean: .bool(undoStack.cleanDistance == 0)
+        case .isClean: .bool(isAtCleanMark)
         case .totalActionCost: .int(undoStack.totalCost)
-        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.metadataOfClosedTopLevelGroup(atDepth: 0)?.nodeID ?? 0))
+        case .currentHistoryNodeID: .int(Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0))
+        case .historyTree: .tree(makeHistoryTree())
         }
     }
 }

@@ -142,6 +142,53 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
     }
 }
 
+/// A ``CommandEntry`` recorded by ``UndoManager/perform(_:retaining:)``: the command of
+/// ``TypedCommandEntry`` and a strong reference to its model, so the model lives as long as
+/// the step (an entry belongs to one step and moves with it; the manager drops it when the
+/// step is removed, trimmed or cleared, or with the manager).
+///
+/// Undo and redo run the command on the model it holds, so a single step costs no weak load
+/// of the model and no release after it (two atomic operations on the model's side table,
+/// most of a W1 undo's time). The shared weak ``ModelReference`` stays, for the target
+/// identity and for the code that reads `model`; while this entry holds the model, it never
+/// reads `nil`. A separate class, not a flag in ``TypedCommandEntry``: the weakly held entry
+/// keeps its layout and its code.
+final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where Command.Model: AnyObject {
+    // Unchecked exclusivity, as in TypedCommandEntry.
+    @exclusivity(unchecked) private var storedCommand: Command
+    /// The model, held strongly for as long as this entry (its step) exists.
+    let retainedModel: Command.Model
+
+    init(_ command: Command, retaining model: Command.Model, reference: ModelReference) {
+        storedCommand = command
+        retainedModel = model
+        super.init(modelReference: reference, runsExecute: false)
+    }
+
+    override var command: Any { storedCommand }
+
+    override func run() -> Bool {
+        // The model is this entry's, borrowed for the call: no load, retain or release.
+        run(retainedModel)
+        return true
+    }
+
+    override func run(on model: AnyObject) {
+        // The caller's model is this entry's (the run's model has the entry's identity).
+        run(unsafeDowncast(model, to: Command.Model.self))
+    }
+
+    @inline(__always)
+    private func run(_ model: Command.Model) {
+        if runsExecute {
+            storedCommand.execute(on: model)
+        } else {
+            storedCommand.undo(on: model)
+        }
+        runsExecute.toggle()
+    }
+}
+
 /// Whether a command of this type is kept in its step (``InlineCommandOwner``): plain data of
 /// at most a word, as aligned as a word or less. Free functions, so that `perform(_:on:)`,
 /// which is generic and not specialized, asks the type's layout and not the owner class's
@@ -162,6 +209,59 @@ func stepBits<Command>(of command: Command) -> UInt {
         raw.bindMemory(to: UInt.self, capacity: 1)
     }
     return bits
+}
+
+extension ErasedHandler {
+    /// The handler word of a step that keeps its command in itself and its model alive
+    /// (``UndoManager/perform(_:retaining:)`` with a command that fits in its step): the
+    /// command's bits in the function word, as ``init(inlineBits:)``, and the model, retained,
+    /// as the context. Copying and destroying the handler retain and release its context,
+    /// so the step holds the model strongly for exactly as long as the step exists, with no
+    /// allocation. Never called, like every command step's handler.
+    ///
+    /// Only where every class instance is a native Swift object, whose reference counting is
+    /// a closure context's: with the Objective-C runtime a model may be an Objective-C object,
+    /// and ``perform(_:retaining:)`` holds it in a ``RetainingCommandEntry`` instead.
+    ///
+    /// The context is written into a handler made with no context, so the handler owns
+    /// exactly the one retain made here (a bit cast to the handler would copy it, retaining
+    /// once more). Out of line: writing through `self`'s address gives the function a stack
+    /// protector, which would otherwise be inlined into undo and redo.
+    @inline(never)
+    init(inlineBits: UInt, retaining model: AnyObject) {
+        self.init(inlineBits: inlineBits)
+        let context = Unmanaged.passRetained(model).toOpaque()
+        withUnsafeMutableBytes(of: &self) {
+            $0.storeBytes(of: context, toByteOffset: MemoryLayout<UInt>.size, as: UnsafeMutableRawPointer.self)
+        }
+    }
+
+    /// The model a step's handler retains (see ``init(inlineBits:retaining:)``), unretained;
+    /// `nil` for every other command step (no context).
+    @inline(__always)
+    var retainedModel: Unmanaged<AnyObject>? {
+        unsafeBitCast(self, to: RetainingInlineBits.self).context.map { Unmanaged.fromOpaque($0) }
+    }
+
+    /// This handler with the command's bits replaced by `bits`: the same retained model, if
+    /// any, retained once more for the new handler (the old one releases its own).
+    ///
+    /// A new value rather than a write through the handler's address: a function that writes
+    /// through a local's address gets a stack protector, which inlined into undo and redo cost
+    /// every undo and redo, closures' too, about 5 instructions. Called only when a run
+    /// changed the bits.
+    @inline(__always)
+    func replacingInlineBits(with bits: UInt) -> ErasedHandler {
+        guard let model = retainedModel else { return ErasedHandler(inlineBits: bits) }
+        return model._withUnsafeGuaranteedRef { ErasedHandler(inlineBits: bits, retaining: $0) }
+    }
+}
+
+/// The two words of an ``ErasedHandler`` that holds a command's bits and, for a retained
+/// model, the model as its context.
+private struct RetainingInlineBits {
+    let bits: UInt
+    let context: UnsafeMutableRawPointer?
 }
 
 /// The owner of the steps that keep their command in themselves: commands of one type, no

@@ -45,7 +45,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        if !storage.pointee.isSubclassInstance && commandFitsInStep(Command.self) {
+        if !state.isSubclassInstance && commandFitsInStep(Command.self) {
             // A small plain command lives in its step: no allocation (see InlineCommandOwner).
             if registrationIsEnabled {
                 let owner = inlineCommandOwner(for: model, commandType: Command.self)
@@ -58,10 +58,10 @@ extension UndoManager {
         }
         let entryType = cachedClass(
             TypedCommandEntry<Command>.self, key: ObjectIdentifier(Command.self),
-            in: &storage.pointee.commandEntryClassCache
+            in: &state.commandEntryClassCache
         )
         let entry = entryType.init(command, on: modelReference(for: model), runsExecute: false)
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             // A subclass may override registerUndo(withTarget:handler:): it sees every step,
             // and each inverse, there.
             recordThroughOverrides(entry, on: model)
@@ -72,6 +72,74 @@ extension UndoManager {
             // step takes this reference instead of a retained copy released at the end
             // (callgrind, W1 with commands: a retain and a release per perform).
             register(UndoStep(command: consume entry))
+        }
+        nameStep(after: command)
+    }
+
+    /// Executes `command` on `model` and records it as an undoable step that keeps `model`
+    /// alive: the opt-in form of ``perform(_:on:)`` for models the manager may own.
+    ///
+    /// Everything ``perform(_:on:)`` says holds (grouping, action names, ``levelsOfUndo``,
+    /// notifications, overrides on a subclass), except how the step refers to `model`:
+    /// strongly instead of weakly. Undo and redo then run the command without loading the
+    /// model from a weak reference and releasing it after, the two atomic operations that are
+    /// most of the time of undoing a one-step group. A command that ``perform(_:on:)`` keeps
+    /// in its step (plain data no larger than a word) stays there, so performing it allocates
+    /// nothing either; a larger one costs an allocation, as with ``perform(_:on:)``.
+    ///
+    /// **Lifetime.** The manager holds `model` strongly until the last step that refers to it
+    /// is gone: removed (``removeAllActions()``, ``removeAllActions(withTarget:)``), trimmed
+    /// (``levelsOfUndo``, ``actionCostLimit``), cleared (a new registration discards the redo
+    /// steps; ``keepsRedoBranches`` keeps them as branches, which hold the model in turn), or
+    /// the manager deallocated. A step that is undone is not gone: it becomes the redo step,
+    /// which holds the model the same way. So such a step is never skipped for a missing
+    /// model, and a model that holds its manager strongly makes a cycle that only removing its
+    /// steps breaks (call `removeAllActions(withTarget: model)` when the document closes, or
+    /// hold the manager weakly). Steps performed with ``perform(_:on:)`` on the same model
+    /// stay weak, but run as long as a retaining step keeps the model alive.
+    ///
+    /// ```swift
+    /// let manager = UndoManager()
+    /// manager.perform(AddItem(title: "Buy milk"), retaining: TodoList())
+    /// manager.runLoop.tick()
+    /// manager.undo()          // runs: the manager kept the list alive
+    /// manager.removeAllActions()
+    /// // the list is released with its last step
+    /// ```
+    ///
+    /// While registration is disabled, the command executes, nothing is recorded and the
+    /// model is not retained.
+    ///
+    /// - Precondition: As for ``perform(_:on:)``.
+    public func perform<Command: UndoableCommand>(
+        _ command: Command,
+        retaining model: Command.Model
+    ) where Command.Model: AnyObject {
+        var command = command
+        command.execute(on: model)
+        let isSubclassInstance = state.isSubclassInstance
+        #if !_runtime(_ObjC)
+        if !isSubclassInstance && commandFitsInStep(Command.self) {
+            // As in perform(_:on:): the command lives in its step, with the model as the
+            // handler's context (ErasedHandler.init(inlineBits:retaining:)): no allocation.
+            if registrationIsEnabled {
+                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                register(UndoStep(
+                    targetID: ObjectIdentifier(model), owner: owner,
+                    handler: ErasedHandler(inlineBits: stepBits(of: command), retaining: model)))
+            }
+            nameStep(after: command)
+            return
+        }
+        #endif
+        if isSubclassInstance || registrationIsEnabled {
+            let entry = RetainingCommandEntry(command, retaining: model, reference: modelReference(for: model))
+            if isSubclassInstance {
+                recordThroughOverrides(entry, on: model)
+            } else {
+                // Consumed, as in perform(_:on:): the step takes this reference.
+                register(UndoStep(command: consume entry))
+            }
         }
         nameStep(after: command)
     }
@@ -95,19 +163,19 @@ extension UndoManager {
         for model: Command.Model, commandType: Command.Type
     ) -> CommandEntry where Command.Model: AnyObject {
         // An equal model identifier is this very object (see `modelReference(for:)`).
-        if let last = storage.pointee.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
-           storage.pointee.lastInlineCommandType == ObjectIdentifier(commandType) {
+        if let last = state.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
+           state.lastInlineCommandType == ObjectIdentifier(commandType) {
             return last
         }
         // Through a cached metatype: instantiating the generic class's metadata on every miss
         // (commands alternating between models) cost more than the rest of `perform`.
         let ownerType = cachedClass(
             InlineCommandOwner<Command>.self, key: ObjectIdentifier(Command.self),
-            in: &storage.pointee.inlineCommandOwnerClassCache
+            in: &state.inlineCommandOwnerClassCache
         )
         let created = ownerType.init(modelReference: modelReference(for: model))
-        storage.pointee.lastInlineCommandOwner = created
-        storage.pointee.lastInlineCommandType = ObjectIdentifier(commandType)
+        state.lastInlineCommandOwner = created
+        state.lastInlineCommandType = ObjectIdentifier(commandType)
         return created
     }
 
@@ -117,11 +185,11 @@ extension UndoManager {
     func modelReference(for model: AnyObject) -> ModelReference {
         // An equal identifier is this very object: the reference pins the address it was made
         // for (see `ModelReference.addressPin`), so a dead model's address cannot be reused.
-        if let last = storage.pointee.lastModelReference, last.id == ObjectIdentifier(model) {
+        if let last = state.lastModelReference, last.id == ObjectIdentifier(model) {
             return last
         }
         let created = ModelReference(model)
-        storage.pointee.lastModelReference = created
+        state.lastModelReference = created
         return created
     }
 
@@ -135,13 +203,13 @@ extension UndoManager {
     /// an override that calls it; an override that hands `super` another handler for the same
     /// target does not change what the step runs.
     func recordThroughOverrides(_ entry: CommandEntry, on model: AnyObject) {
-        let outerPending = storage.pointee.pendingCommand
-        storage.pointee.pendingCommand = entry
+        let outerPending = state.pendingCommand
+        state.pendingCommand = entry
         registerUndo(withTarget: model) { [unowned self, entry] model in
             if entry.run() {
                 recordThroughOverrides(entry, on: model)
             }
         }
-        storage.pointee.pendingCommand = outerPending
+        state.pendingCommand = outerPending
     }
 }

@@ -1,111 +1,114 @@
 import Foundation
 
 /// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its two
-/// stacks: the id counter, the visit clock, and the steps off the current path.
+/// stacks: the steps off the current path, and the dates and visits of the steps.
+///
+/// A node of the tree is a step, and its id is the step's ``StepID``, which every step has
+/// from the moment it closes. The current path lives on the stacks as always: the undo stack
+/// holds the path from the first step to the current one, the redo stack the path below it
+/// that ``UndoManager/redo()`` follows. Every other node is a `BranchStep` here, kept in the
+/// form the redo stack holds it (the group a redo would perform), because that is how a step
+/// leaves the path: a new edit takes the redo stack's steps off it as a branch.
 ///
 /// Made the first time the tree is asked for (``UndoManager/historyTree``,
-/// ``UndoManager/keepsRedoBranches``, ``UndoManager/undoHistory(of:)``); until then no step
-/// carries an id, and the close path tests one optional reference. Once it exists, every
-/// step that closes gets a ``GroupMetadata`` with its node id and date, which travels with the
-/// group through undo and redo like its name.
-///
-/// The current path lives on the stacks as always: the undo stack holds the path from the
-/// first step to the current one, the redo stack the path below it that ``UndoManager/redo()``
-/// follows. Every other node is a `BranchStep` here, kept in the form the redo stack holds it
-/// (the group a redo would perform), because that is how a step leaves the path: a new edit
-/// takes the redo stack's steps off it as a branch.
+/// ``UndoManager/keepsRedoBranches``, ``UndoManager/undoHistory(of:)``); from then on each
+/// step that closes gets a date, and the visits that trimming and redo follow are counted.
 final class HistoryTreeState {
     /// A step off the current path.
     struct BranchStep {
         /// The node whose state this step was recorded in; `nil` for the start.
-        var parent: UInt64?
-        /// The group, as the redo stack held it: its first entry is its begin mark, with the
-        /// metadata that carries its id.
+        var parent: StepID?
+        /// The group, as the redo stack held it.
         var entries: [UndoStack.Entry]
-
-        var metadata: GroupMetadata {
-            guard case .begin(let metadata?) = entries.first else {
-                preconditionFailure("HistoryTreeState: a branch step lost its metadata")
-            }
-            return metadata
+        /// The group's cost (``UndoManager/actionCostLimit`` counts every node).
+        var cost: Int {
+            if case .begin(let metadata?) = entries.first { metadata.cost } else { 0 }
+        }
+        /// The group's action name, `""` if none.
+        var name: String {
+            if case .begin(let metadata?) = entries.first { metadata.name ?? "" } else { "" }
         }
     }
 
-    /// The id the next recorded step gets: ids grow in recording order, which is the order a
-    /// chronological walk follows.
-    var nextNodeID: UInt64 = 1
+    /// When a step closed and when it was last the current one.
+    struct NodeRecord {
+        var date: Date?
+        var lastVisit: UInt64 = 0
+    }
+
     /// Counts visits, so that trimming finds the least recently visited leaves.
     var clock: UInt64 = 0
     /// ``UndoManager/keepsRedoBranches``: when `false`, a new edit discards the redo steps as
     /// Apple's manager does and `branches` stays empty.
     var keepsBranches = false
     /// The steps off the current path, by id.
-    var branches: [UInt64: BranchStep] = [:]
+    var branches: [StepID: BranchStep] = [:]
     /// The sum of the branch steps' costs (``UndoManager/actionCostLimit`` counts every node).
     var branchCost = 0
-    /// The node the clean mark is at while that node is on a branch (the manager's distance
-    /// then reads "unreachable" until ``UndoManager/go(to:)`` brings the node back on the
-    /// redo stack).
-    var cleanNode: UInt64?
+    /// The dates and visits of the steps that have them (steps recorded before the tree was
+    /// first asked for have no date).
+    var records: [StepID: NodeRecord] = [:]
     /// The node current when the step now closing was opened (see
-    /// `UndoManager.stampClosingStep()`).
-    var parentOfClosingStep: UInt64?
-    /// The undo stack's clean distance just before the step now closing closed (see
-    /// `UndoManager.stampClosingStep()`).
-    var cleanDistanceBeforeClosingStep = 0
+    /// `UndoManager.historyTreeWillCloseNewStep()`).
+    var parentOfClosingStep: StepID?
 
-    /// Gives `metadata` an id and a date if it has none, and marks it visited now.
-    func stamp(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {
-        identify(metadata, now: now())
-        visit(metadata)
+    /// Records that step `id` closed now.
+    func recordNewStep(_ id: StepID, date: Date) {
+        records[id] = NodeRecord(date: date)
+        visit(id)
     }
 
-    /// Gives `metadata` an id and a date if it has none; its last visit stays as it was.
-    func identify(_ metadata: GroupMetadata, now: @autoclosure () -> Date) {
-        if metadata.nodeID == nil {
-            metadata.nodeID = nextNodeID
-            nextNodeID += 1
-            metadata.date = now()
-        }
-    }
-
-    /// Marks the node of `metadata` as the one just visited.
-    @inline(__always)
-    func visit(_ metadata: GroupMetadata?) {
+    /// Marks step `id` (`nil`: the start) as the one just visited.
+    func visit(_ id: StepID?) {
         clock &+= 1
-        metadata?.lastVisit = clock
-    }
-
-    func addBranch(_ step: BranchStep) {
-        let metadata = step.metadata
-        branchCost += metadata.cost
-        branches[metadata.nodeID!] = step
-    }
-
-    @discardableResult
-    func removeBranch(_ id: UInt64) -> BranchStep? {
-        guard let step = branches.removeValue(forKey: id) else { return nil }
-        branchCost -= step.metadata.cost
-        if cleanNode == id {
-            cleanNode = nil
+        if let id {
+            records[id, default: NodeRecord()].lastVisit = clock
         }
+    }
+
+    func lastVisit(of id: StepID) -> UInt64 {
+        records[id]?.lastVisit ?? 0
+    }
+
+    func date(of id: StepID) -> Date? {
+        records[id]?.date
+    }
+
+    func addBranch(_ step: BranchStep, id: StepID) {
+        branchCost += step.cost
+        branches[id] = step
+    }
+
+    /// Takes step `id` out of the branches, to put it back on the redo path.
+    func takeBranch(_ id: StepID) -> BranchStep? {
+        guard let step = branches.removeValue(forKey: id) else { return nil }
+        branchCost -= step.cost
         return step
     }
 
+    /// Removes step `id` from the tree for good (its record goes when the removal settles).
+    @discardableResult
+    func removeBranch(_ id: StepID) -> BranchStep? {
+        takeBranch(id)
+    }
+
     /// The branch steps whose parent is `id`, oldest first.
-    func branchChildren(of id: UInt64?) -> [UInt64] {
+    func branchChildren(of id: StepID?) -> [StepID] {
         branches.filter { $0.value.parent == id }.keys.sorted()
     }
+
 }
 
 extension HistoryTreeState {
     /// Empties the branches (``UndoManager/removeAllActions()``), returning them for the
     /// caller to release once the manager is consistent.
-    func removeAllBranches() -> [UInt64: BranchStep] {
+    func removeAllBranches() -> [StepID: BranchStep] {
         let removed = branches
         branches = [:]
         branchCost = 0
-        cleanNode = nil
+        for id in removed.keys {
+            records[id] = nil
+        }
         return removed
     }
 

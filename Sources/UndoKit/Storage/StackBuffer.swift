@@ -101,6 +101,32 @@ struct StackBuffer<Element>: ~Copyable {
         count == 0 ? nil : removeLast()
     }
 
+    /// Removes and returns the first element, which must exist, moving the rest down: O(count).
+    mutating func removeFirst() -> Element {
+        precondition(count > 0, "StackBuffer: removeFirst() on an empty buffer")
+        let first = base.move()
+        base.moveInitialize(from: base + 1, count: count - 1)
+        count -= 1
+        return first
+    }
+
+    /// The address of the last element, which must exist (checked in debug builds only):
+    /// for the hot paths that read and update the last element in place.
+    var unsafeLast: UnsafeMutablePointer<Element> {
+        @inline(__always) get {
+            assert(count > 0, "StackBuffer: no last element")
+            return base + (count &- 1)
+        }
+    }
+
+    /// Removes the last element, which must exist and hold no references (checked in debug
+    /// builds only): a trivially destroyed element needs no deinitialization.
+    @inline(__always)
+    mutating func dropLast() {
+        assert(count > 0 && _isPOD(Element.self), "StackBuffer: dropLast() needs a last trivial element")
+        count &-= 1
+    }
+
     /// The address of element `index`, for moving it out; see ``forgetAll()``.
     func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
         checkIndex(index)

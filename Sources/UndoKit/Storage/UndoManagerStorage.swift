@@ -8,6 +8,9 @@ struct UndoManagerStorage {
     var isUndoing = false
     var isRedoing = false
     var automaticGroupIsPending = false
+    /// Whether the undo stack's open top-level group is the event's automatic group (not one
+    /// begun by hand after it was closed by hand, spec R17).
+    var automaticGroupIsOpen = false
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
     var registrationDisableCount = 0
@@ -29,8 +32,8 @@ struct UndoManagerStorage {
     private(set) var hasEventListeners = true
     /// See ``UndoManager/postsMessages``.
     var postsMessages = false
-    /// The ``UndoCoordinator`` the manager is attached to (at most one: its groups carry that
-    /// coordinator's tokens).
+    /// The ``UndoCoordinator`` the manager is attached to (at most one), which keeps its order
+    /// by the manager's step edits.
     weak var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set, kept beside it so the registration path tests a flag
     /// instead of loading a weak reference.
@@ -82,6 +85,8 @@ struct UndoManagerStorage {
     /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
     /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
+    /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
+    var reportedCleanState = true
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
     /// manager is deallocated; ids are shared with `eventObservers`.
     var eventStreams: [(id: Int, continuation: AsyncStream<UndoManager.Event>.Continuation)] = []
@@ -100,7 +105,11 @@ struct UndoManagerStorage {
     /// The same for the counts and flags, as integers (see `currentScalar(of:)`).
     var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
-    var undoScopes: [UndoScope] = []
+    var savepoints: [Savepoint] = []
+    /// Set while a scope rolls back: the close and the undo it is made of change state that
+    /// ends where it began, so clean-state observers and Observation hear only the result,
+    /// once the rollback is done (see `UndoManager+ScopedGroup.swift`).
+    var isRollingBackScope = false
     /// The history tree's ids, branches and clock (``UndoManager/historyTree``); `nil` until
     /// the tree is first asked for, so a manager that never asks records no ids.
     var historyTree: HistoryTreeState?

@@ -12,8 +12,8 @@ extension UndoStack {
     /// below it: one group holding the older group's entries, then the newer group's, so that
     /// undo, which runs a group newest entry first, reverts the newer actions first.
     ///
-    /// The merged group keeps the older group's metadata object (so a coordinator's token
-    /// stays), with the newer group's name, key and close time, the union of the user info
+    /// The merged group keeps the older group's metadata object and step id, with the newer
+    /// group's name, key and close time, the union of the user info
     /// (newer values win), discardable only if both were, and the sum of the costs.
     ///
     /// Costs O(newer group's entries): they move two slots down, over the older group's end
@@ -31,8 +31,6 @@ extension UndoStack {
         older.name = newer.name
         older.coalescingKey = newer.coalescingKey
         older.closedAt = newer.closedAt
-        // The merged step keeps the older step's node (its id stays) and closed last.
-        older.date = newer.date ?? older.date
         older.isDiscardable = older.isDiscardable && newer.isDiscardable
         older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
         // Both costs are already in `totalCost`: the open group's was added as it was set.

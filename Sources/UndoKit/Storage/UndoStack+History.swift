@@ -1,5 +1,42 @@
-/// Listing the steps (``UndoManager/undoActionNames``, ``UndoManager/redoActionNames``).
+/// Walking the closed top-level groups (the steps) and listing them
+/// (``UndoManager/undoActionNames``, ``UndoManager/redoActionNames``). The walks go backwards
+/// through the end marks' lengths, so they cost one step per top-level group, not per entry.
 extension UndoStack {
+    /// The number of closed top-level groups, whatever is open. Unlike ``appleCount``
+    /// (Apple's `undoCount` quirk) it never looks inside an open group, and it is O(1).
+    var closedTopLevelGroupCount: Int {
+        openBegins.isEmpty ? topLevelCount : topLevelCount - 1
+    }
+
+    /// Index one past the last entry of the newest closed top-level group.
+    var closedTopLevelEnd: Int {
+        openBegins.first ?? entries.count
+    }
+
+    /// The first index of each closed top-level group, newest first, at most `limit` of them.
+    func closedTopLevelStartsNewestFirst(limit: Int = .max) -> [Int] {
+        var starts: [Int] = []
+        var last = closedTopLevelEnd - 1
+        while last >= head && starts.count < limit {
+            let start = groupStart(endingAt: last)
+            starts.append(start)
+            last = start - 1
+        }
+        return starts
+    }
+
+    /// The metadata of the closed top-level groups, oldest first; `nil` for a group without
+    /// metadata.
+    func closedTopLevelMetadata() -> [GroupMetadata?] {
+        closedTopLevelStartsNewestFirst().reversed().map { start in
+            if case .begin(let metadata) = entries[start] {
+                return metadata
+            }
+            return nil
+        }
+    }
+
+
     /// The names of the closed top-level groups, newest first (the order undo or redo takes
     /// them), `""` for a group without a name. O(closed top-level groups): the walk jumps over
     /// each group through its end mark's length.

@@ -2,12 +2,14 @@ extension UndoStack {
     /// Removes every action on `target`, then every group that became empty because of it,
     /// recursively outward (spec R33). Groups that were empty already, and open groups, stay.
     ///
-    /// - Returns: `nil` if nothing was removed; otherwise how many closed top-level groups
-    ///   were newer than the newest closed top-level group removed (`Int.max` if no top-level
-    ///   group went), which tells the clean mark whether its path was cut.
+    /// A removed step cuts the path to the clean mark if it lies on it (see
+    /// ``CleanMark/isCut(byRemoving:from:isUndoStack:)``): the manager's mark, and each of
+    /// `savedMarks` (those of the scopes in progress), become unreachable then.
+    ///
+    /// - Returns: whether anything was removed.
     @discardableResult
-    mutating func removeActions(withTarget target: ObjectIdentifier) -> Int? {
-        guard containsAction(on: target) else { return nil }
+    mutating func removeActions(withTarget target: ObjectIdentifier, judging savedMarks: inout [CleanMark]) -> Bool {
+        guard containsAction(on: target) else { return false }
         // One in-place compaction pass: keepers are swapped down to `write`, so nothing is
         // retained or released except what is removed.
         struct Frame {
@@ -20,9 +22,8 @@ extension UndoStack {
         var removedTopLevel = 0
         // Groups are met oldest first; the newest removed one decides the depth returned.
         var topLevelSeen = 0
-        var newestRemovedOrdinal = -1
+        var removedOrdinals: [Int] = []
         var removedCost = 0
-        let closedBefore = closedTopLevelGroupCount
         let liveEnd = entries.count
         let start = head
         var write = start
@@ -47,7 +48,7 @@ extension UndoStack {
                     write += 1
                 } else if frames.isEmpty {
                     removedTopLevel += 1
-                    newestRemovedOrdinal = topLevelSeen
+                    removedOrdinals.append(topLevelSeen)
                 }
                 if frames.isEmpty { topLevelSeen += 1 }
             case .end:
@@ -57,7 +58,7 @@ extension UndoStack {
                     write -= 1
                     if frames.isEmpty {
                         removedTopLevel += 1
-                        newestRemovedOrdinal = frame.ordinal
+                        removedOrdinals.append(frame.ordinal)
                         if case .begin(let metadata?) = entries[write] {
                             removedCost += metadata.cost
                         }
@@ -75,10 +76,29 @@ extension UndoStack {
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = StackBuffer(frames.map(\.begin))
         topLevelCount -= removedTopLevel
-        totalCost -= removedCost
         // Open groups are never removed and are newer than every closed one, so the ordinal
-        // of a removed group counts closed groups only.
-        return newestRemovedOrdinal < 0 ? Int.max : closedBefore - 1 - newestRemovedOrdinal
+        // of a removed group counts closed groups only, as the ledger does.
+        if ledger.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
+            ledger.cleanMark = .unreachable
+        }
+        for index in savedMarks.indices where savedMarks[index].isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
+            savedMarks[index] = .unreachable
+        }
+        for id in steps.remove(atOrdinals: removedOrdinals) {
+            ledger.stepLeft(id)
+        }
+        totalCost -= removedCost
+        return true
+    }
+
+    /// Whether `entries` (a stack's or a parked copy's) hold an action on `target`.
+    static func entries(_ entries: [Entry], containActionOn target: ObjectIdentifier) -> Bool {
+        entries.contains { entry in
+            switch entry {
+            case .action(let id, _, _), .singleton(let id, _, _): id == target
+            case .begin, .end: false
+            }
+        }
     }
 
     func containsAction(on target: ObjectIdentifier) -> Bool {

@@ -63,6 +63,11 @@ struct UndoStack: ~Copyable {
     var openBegins = StackBuffer<Int>()
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
+    /// The ids of the closed top-level groups, oldest first: this stack's side of the step
+    /// ledger's path (see ``SharedLedger``).
+    var steps: StackSteps {
+        @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
+    }
     /// Apple's `max`: the most top-level groups kept; 0 or less means no limit.
     var limit = 0 {
         didSet { updateTrimsOnClose() }
@@ -86,14 +91,13 @@ struct UndoStack: ~Copyable {
     /// The sum of the costs of the top-level groups on this stack, open ones included (see
     /// `UndoStack+Cost.swift`).
     var totalCost = 0
-    /// On the undo stack: how many closed top-level groups ``UndoManager/undo()`` must revert
-    /// to reach the clean mark (negative: how many redos), or `UndoStack.cleanMarkUnreachable`
-    /// (see `UndoStack+CleanState.swift`). A new manager is clean: 0.
-    var cleanDistance = 0
-    /// Set by ``UndoManager/markClean()`` while a top-level group is open: the mark is after
-    /// that group, so its close leaves the distance at 0 instead of adding one. While it is
-    /// set the distance stays 0, and no trimming or removal of a closed group cuts the path.
-    var cleanMarkIncludesOpenGroup = false
+    /// The part of the step ledger shared with the other stack: step ids and the clean mark.
+    private let sharedLedger: UnsafeMutablePointer<SharedLedger>
+
+    var ledger: SharedLedger {
+        unsafeAddress { UnsafePointer(sharedLedger) }
+        nonmutating unsafeMutableAddress { sharedLedger }
+    }
     /// Entries taken off the stack but not yet released.
     ///
     /// Releasing an action can run any `deinit` (an object captured by its handler), and a
@@ -103,8 +107,13 @@ struct UndoStack: ~Copyable {
     /// (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
 
-    init(entries: StackEntries) {
+    /// Whether this is the undo stack (the redo stack is the other one).
+    let isUndoStack: Bool
+
+    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
         self.entries = entries
+        sharedLedger = ledger
+        self.isUndoStack = isUndoStack
     }
 
     var nesting: Int { openBegins.count }
@@ -138,6 +147,9 @@ struct UndoStack: ~Copyable {
 
     /// Closes the innermost open group.
     ///
+    /// A top-level group that stays is a step: the step being undone or redone, under its
+    /// id, or a new one (see ``SharedLedger``).
+    ///
     /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
     ///   pushed into it (how an undo's redo group closes, spec R19.8).
     /// - Returns: whether the group was empty.
@@ -148,10 +160,16 @@ struct UndoStack: ~Copyable {
         let closesTopLevel = openBegins.isEmpty
         if length == 1 {
             if discardIfEmpty {
-                dropped.append(entries.removeLast())
+                let begin = entries.removeLast()
                 if closesTopLevel {
                     topLevelCount -= 1
+                    // Its cost left with it (undo copies the undone group's metadata, cost
+                    // included, to the redo group it builds).
+                    if case .begin(let metadata?) = begin {
+                        totalCost -= metadata.cost
+                    }
                 }
+                dropped.append(begin)
                 return true
             }
             entries.append(.end(length: 1))
@@ -160,8 +178,11 @@ struct UndoStack: ~Copyable {
         } else {
             entries.append(.end(length: length))
         }
-        if closesTopLevel && trimsOnClose {
-            trimAfterTopLevelClose()
+        if closesTopLevel {
+            ledger.stepClosed(onUndoStack: isUndoStack)
+            if trimsOnClose {
+                trimAfterTopLevelClose()
+            }
         }
         return length == 1
     }
@@ -204,6 +225,7 @@ struct UndoStack: ~Copyable {
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
             topLevelCount -= 1
+            ledger.stepWillMove(fromUndoStack: isUndoStack)
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
@@ -226,6 +248,7 @@ struct UndoStack: ~Copyable {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
+            ledger.stepWillMove(fromUndoStack: isUndoStack)
             if case .begin(let metadata?) = entries[start] {
                 totalCost -= metadata.cost
             }
@@ -238,7 +261,11 @@ struct UndoStack: ~Copyable {
     mutating func removeEmptyOpenTopLevelGroup() -> Bool {
         guard openBegins.count == 1, let begin = openBegins.first, begin == entries.count - 1 else { return false }
         _ = openBegins.removeLast()
-        dropped.append(entries.removeLast())
+        let mark = entries.removeLast()
+        if case .begin(let metadata?) = mark {
+            totalCost -= metadata.cost
+        }
+        dropped.append(mark)
         topLevelCount -= 1
         return true
     }
@@ -252,6 +279,11 @@ struct UndoStack: ~Copyable {
         head = 0
         topLevelCount = 0
         totalCost = 0
+        for id in steps.removeAll() {
+            ledger.stepLeft(id)
+        }
+        // A step an undo or redo was moving went with the redo side.
+        ledger.move = .none
     }
 
     /// Drops top-level groups, oldest first, until at most `limit` remain.
@@ -275,10 +307,9 @@ struct UndoStack: ~Copyable {
     /// Drops the oldest top-level group. It is never the open one: the caller only trims
     /// when more than one top-level group exists, and an open group is always the newest.
     mutating func dropOldestGroup() {
-        // The clean mark is lost if the dropped group is the marked step or lies between it
-        // and the current position (see UndoStack+CleanState.swift).
-        if !cleanMarkIncludesOpenGroup && cleanDistance >= closedTopLevelGroupCount - 1 {
-            cleanDistance = Self.cleanMarkUnreachable
+        // The clean mark is lost if it is on the dropped step, or at the start, below it.
+        if ledger.cleanMark == .start && isUndoStack {
+            ledger.cleanMark = .unreachable
         }
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost
@@ -298,6 +329,7 @@ struct UndoStack: ~Copyable {
         } while depth > 0
         head = index
         topLevelCount -= 1
+        ledger.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             entries.removeSubrange(0..<head)
             for i in openBegins.indices {

@@ -99,10 +99,10 @@ final class ActionTarget: UndoStepOwner {
     /// one target loads it once (spec H3).
     @inline(__always)
     func invoke(_ handler: ErasedHandler, on object: AnyObject, in manager: UndoManager) {
-        let outer = manager.storage.pointee.invokingTarget
-        manager.storage.pointee.invokingTarget = Unmanaged.passUnretained(self)
+        let outer = manager.state.invokingTarget
+        manager.state.invokingTarget = Unmanaged.passUnretained(self)
         handler.call(with: object)
-        manager.storage.pointee.invokingTarget = outer
+        manager.state.invokingTarget = outer
     }
 }
 

@@ -1,7 +1,7 @@
 /// The clean state: whether the document is back where it was when it was saved.
 ///
-/// See <doc:TrackingTheCleanState> for when to use it, and `UndoStack+CleanState.swift` for
-/// how the mark is kept.
+/// See <doc:TrackingTheCleanState> for when to use it, and ``CleanMark`` for how the mark is
+/// kept: by the step it is after.
 extension UndoManager {
     /// Marks the current position of the undo stack as clean, typically right after the
     /// document was saved.
@@ -27,13 +27,8 @@ extension UndoManager {
         guard !isBusy else {
             programmerError(in: PublicCall("markClean()"), "markClean may not be called while undoing or redoing")
         }
-        let wasClean = undoStack.cleanDistance == 0
-        undoStack.cleanDistance = 0
-        undoStack.cleanMarkIncludesOpenGroup = undoStack.nesting > 0
-        // There is one mark: an earlier one lying on a branch of the history tree goes, so
-        // that going to its node does not make the manager clean.
-        storage.pointee.historyTree?.cleanNode = nil
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        ledger.cleanMark = undoStack.nesting > 0 ? .openGroup : undoStack.steps.last.map(CleanMark.step) ?? .start
+        reportCleanState()
         publishObservableChanges()
     }
 
@@ -55,7 +50,7 @@ extension UndoManager {
     /// ```
     public var isClean: Bool {
         trackRead(.isClean, \.isClean)
-        return undoStack.cleanDistance == 0
+        return isAtCleanMark
     }
 
     /// Calls `observer` with the new value each time ``isClean`` changes, and only then: for
@@ -76,24 +71,38 @@ extension UndoManager {
     ///   as with ``addEventObserver(_:)``: keep it for as long as you observe.
     public func addCleanStateObserver(_ observer: @escaping (Bool) -> Void) -> EventObservation {
         let id = makeObserverID()
-        storage.pointee.cleanStateObservers.append((id, observer))
+        if state.cleanStateObservers.isEmpty {
+            state.reportedCleanState = isAtCleanMark
+        }
+        state.cleanStateObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }
 
-    // MARK: Keeping the distance
+    // MARK: Keeping the mark
 
-    /// Calls the clean-state observers if ``isClean`` differs from `wasClean`.
+    /// ``isClean``, untracked.
+    var isAtCleanMark: Bool {
+        @inline(__always) get { ledger.cleanMark.isAt(undoStack.steps.last) }
+    }
+
+    /// Tells the clean-state observers if ``isClean`` changed since they last heard: called
+    /// once an operation's change is complete (stacks consistent), before its did-close,
+    /// did-undo or did-redo notification. One test when nobody observes.
     @inline(__always)
-    func notifyIfCleanStateChanged(wasClean: Bool) {
-        if wasClean != (undoStack.cleanDistance == 0) {
-            notifyCleanStateObservers()
+    func reportCleanState() {
+        if !state.cleanStateObservers.isEmpty {
+            reportCleanStateNow()
         }
     }
 
-    private func notifyCleanStateObservers() {
-        let isClean = undoStack.cleanDistance == 0
+    private func reportCleanStateNow() {
+        // A rollback reports its result once, when it is done (spec J2, issue 25).
+        guard !state.isRollingBackScope else { return }
+        let isClean = isAtCleanMark
+        guard isClean != state.reportedCleanState else { return }
+        state.reportedCleanState = isClean
         // A copy: an observer may add or cancel observers.
-        for observer in storage.pointee.cleanStateObservers {
+        for observer in state.cleanStateObservers {
             observer.body(isClean)
         }
     }
@@ -101,69 +110,80 @@ extension UndoManager {
     /// Closes the open top-level group as a new step, outside undo and redo (no coalescing).
     ///
     /// - Returns: whether the group was empty.
+    @inline(__always)
     func closeNewStep() -> Bool {
-        // The mark moves first: the close's trimming must see it where it will be.
-        newStepWasAdded()
-        return undoStack.closeGroup(discardIfEmpty: false)
+        let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
+        // A mark set while the group was open names the step it closed as.
+        if ledger.cleanMark == .openGroup {
+            ledger.cleanMark = ledger.current.map(CleanMark.step) ?? .start
+        }
+        return wasEmpty
     }
 
-    /// A new top-level step closed (and was not merged into the one below).
-    @inline(__always)
-    func newStepWasAdded() {
-        if undoStack.cleanMarkIncludesOpenGroup {
-            // markClean() was called while this group was open: the mark is after it.
-            undoStack.cleanMarkIncludesOpenGroup = false
-        } else {
-            undoStack.cleanMarkMovesBelowNewStep()
+    /// How a step the manager was undoing or redoing left the stacks, its group not closing
+    /// as a step on the other.
+    enum StepExit {
+        /// Undone, with nothing to redo (no inverse registered, a dead target, registration
+        /// disabled): its changes are reverted.
+        case reverted
+        /// Redone with registration disabled: its changes are applied, with no step to undo
+        /// them.
+        case appliedWithoutStep
+        /// Redone inside an open group, which took its actions.
+        case absorbed
+    }
+
+    /// Step `step` left the stacks by an undo or redo (`how`): the mark is lost if the path
+    /// to it needed the step, or (a redo that recorded nothing) if the model moved away from
+    /// a mark below it with no step to come back; a redo of the marked step itself that
+    /// recorded nothing arrives at the marked state, now the current position. Marks on
+    /// branches are the history tree's (see `UndoManager+HistoryTreeRecording.swift`).
+    func markCleanAfterStepLeft(_ step: StepID, how: StepExit) {
+        guard case .step(let mark) = ledger.cleanMark else {
+            if ledger.cleanMark == .start && how == .appliedWithoutStep {
+                ledger.cleanMark = .unreachable
+            }
+            return
+        }
+        let onRedoStack = redoStack.steps.contains(mark)
+        switch how {
+        case .reverted, .absorbed:
+            if mark == step || onRedoStack {
+                ledger.cleanMark = .unreachable
+            }
+        case .appliedWithoutStep:
+            if mark == step {
+                ledger.cleanMark = undoStack.steps.last.map(CleanMark.step) ?? .start
+            } else if undoStack.steps.contains(mark) {
+                ledger.cleanMark = .unreachable
+            }
         }
     }
 
-    /// The redo stack was emptied by a new edit: a mark that needed redos is lost.
-    @inline(__always)
-    func redoStepsWereCleared() {
-        if undoStack.cleanDistance < 0 {
-            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+    /// An undo of a group nested in an open one changed the state the redo steps start from
+    /// (and may have put a new step on top of them): a mark among them is lost.
+    func markCleanAfterNestedUndo() {
+        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
+            ledger.cleanMark = .unreachable
         }
     }
 
-    /// After ``undoNestedGroup()`` reverted a group: `topLevel` when it was a top-level group
-    /// (no group open), `inverseKept` when its redo group stayed on the redo stack. Reports a
-    /// change of ``isClean``.
-    func cleanMarkAfterUndo(topLevel: Bool, inverseKept: Bool) {
-        let distance = undoStack.cleanDistance
-        guard distance != UndoStack.cleanMarkUnreachable else { return }
-        defer { notifyIfCleanStateChanged(wasClean: distance == 0) }
-        if topLevel {
-            // An undo past the mark that left nothing to redo cannot come back to it.
-            undoStack.cleanDistance = distance - 1 < 0 && !inverseKept ? UndoStack.cleanMarkUnreachable : distance - 1
-        } else if distance < 0 {
-            // A nested undo pushes a new step on top of the redos the mark needs.
-            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-        }
+    /// Whether step `id` is anywhere: on a stack or a branch.
+    func stepExists(_ id: StepID) -> Bool {
+        undoStack.steps.contains(id) || redoStack.steps.contains(id) || state.historyTree?.branches[id] != nil
     }
 
-    /// After ``redo()`` performed a group: `topLevel` when it became a top-level group (no
-    /// group open), `recorded` when registration was enabled, so that it is on the undo stack.
-    /// The caller reports a change of ``isClean`` once the redo's group is closed.
-    func cleanMarkAfterRedo(topLevel: Bool, recorded: Bool) {
-        let distance = undoStack.cleanDistance
-        guard distance != UndoStack.cleanMarkUnreachable else { return }
-        if topLevel && (recorded || distance < 0) {
-            // Unrecorded, a redo toward the mark still gets there; away from it, there is no
-            // undo step to come back.
-            undoStack.cleanDistance = distance + 1
-        } else if topLevel || distance < 0 {
-            // Unrecorded and away from the mark, or nested in an open group: the redone
-            // group is no step of its own, so the path through it is gone.
-            undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+    /// A new edit is about to empty the redo stack (branches off): a mark on it is lost.
+    func markCleanBeforeRedoStepsEnd() {
+        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
+            ledger.cleanMark = .unreachable
         }
     }
 
     /// After `removeAllActions()`: the stacks are empty. A clean manager stays clean (the
     /// document did not change and the empty stack is its position); otherwise the mark is
     /// lost, since every step that led to it is gone.
-    func cleanMarkAfterClearing(wasClean: Bool) {
-        undoStack.cleanDistance = wasClean ? 0 : UndoStack.cleanMarkUnreachable
-        undoStack.cleanMarkIncludesOpenGroup = false
+    func markCleanAfterClearing(wasClean: Bool) {
+        ledger.cleanMark = wasClean ? .start : .unreachable
     }
 }

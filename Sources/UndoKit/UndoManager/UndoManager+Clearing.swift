@@ -2,104 +2,83 @@
 extension UndoManager {
     /// Spec R28: the ``levelsOfUndo`` setter.
     func setUndoLimit(_ limit: Int) {
-        let wasClean = undoStack.cleanDistance == 0
-        let before = undoStack.topLevelCount
-        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
-        undoStack.limit = limit
-        undoStack.trimToLimit()
-        // With branches kept, the tree's trimming may drop branch steps or the end of the
-        // redo path and leave the undo stack alone: a removal all the same, which ends the run.
-        let trimmedTree = trimHistoryTree()
-        if undoStack.topLevelCount != before || trimmedTree {
-            stopCoalescing()
-            if !storage.pointee.undoScopes.isEmpty {
-                scopesDidDropOldestSteps(
-                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
-            }
+        changeLimit {
+            $0.limit = limit
+            $0.trimToLimit()
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
     /// The ``actionCostLimit`` setter: like ``levelsOfUndo``'s, it trims at once.
     func setCostLimit(_ limit: Int) {
-        let wasClean = undoStack.cleanDistance == 0
-        let before = undoStack.topLevelCount
-        let (closedBefore, costBefore) = (undoStack.closedTopLevelGroupCount, undoStack.totalCost)
-        undoStack.costLimit = max(0, limit)
-        undoStack.trimToCostLimit()
+        changeLimit {
+            $0.costLimit = max(0, limit)
+            $0.trimToCostLimit()
+        }
+    }
+
+    /// Sets a limit and trims the undo stack's oldest steps to it with `setAndTrim`, then,
+    /// with branches kept, the tree's least recently visited leaves.
+    private func changeLimit(_ setAndTrim: (inout UndoStack) -> Void) {
+        let stepsBefore = undoStack.steps.ids
+        setAndTrim(&undoStack)
         // With branches kept, the tree's trimming may drop branch steps or the end of the
         // redo path and leave the undo stack alone: a removal all the same, which ends the run.
         let trimmedTree = trimHistoryTree()
-        if undoStack.topLevelCount != before || trimmedTree {
+        let dropped = stepsBefore.count - undoStack.steps.count
+        if dropped > 0 || trimmedTree {
             stopCoalescing()
-            if !storage.pointee.undoScopes.isEmpty {
-                scopesDidDropOldestSteps(
-                    before - undoStack.topLevelCount, of: closedBefore, removedCost: costBefore - undoStack.totalCost)
+            if !state.savepoints.isEmpty {
+                savepointsSawTrim(dropping: Array(stepsBefore.prefix(dropped)))
             }
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        settle()
     }
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
-        if !storage.pointee.undoScopes.isEmpty {
-            scopesSawEverythingRemoved()
+        if !state.savepoints.isEmpty {
+            savepointsSawEverythingRemoved()
         }
-        let wasClean = undoStack.cleanDistance == 0
+        let wasClean = isAtCleanMark
         stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
-        let branches = storage.pointee.historyTree?.removeAllBranches()
-        cleanMarkAfterClearing(wasClean: wasClean)
-        storage.pointee.registrationDisableCount = 0
-        storage.pointee.isUndoing = false
-        storage.pointee.isRedoing = false
+        let branches = state.historyTree?.removeAllBranches()
+        state.historyTree?.records = [:]
+        markCleanAfterClearing(wasClean: wasClean)
+        state.registrationDisableCount = 0
+        state.isUndoing = false
+        state.isRedoing = false
         automaticGroupIsPending = false
-        storage.pointee.invocationWasAborted = true
-        releaseDroppedEntries()
+        state.automaticGroupIsOpen = false
+        state.invocationWasAborted = true
+        settle()
         withExtendedLifetime(branches) {}
-        notifyIfCleanStateChanged(wasClean: wasClean)
     }
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
-        let wasClean = undoStack.cleanDistance == 0
-        let inScope = !storage.pointee.undoScopes.isEmpty
-        if inScope {
-            scopesWillRemoveActions(on: identity)
+        if !state.savepoints.isEmpty {
+            savepointsWillRemoveActions(on: identity)
         }
-        let costBefore = undoStack.totalCost
         // The path before the removal, so that branches below a step it empties move up.
-        let pathBefore = storage.pointee.historyTree == nil ? nil : pathNodes()
-        let undoDepth = undoStack.removeActions(withTarget: identity)
-        let redoDepth = redoStack.removeActions(withTarget: identity)
+        let pathBefore = state.historyTree == nil ? nil : pathNodes()
+        // The scopes' saved marks are judged with the manager's (a rollback puts them back).
+        var undoMarks = savepointMarksToJudge(onRedoStack: false)
+        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &undoMarks)
+        savepointMarksJudged(undoMarks, onRedoStack: false)
+        var redoMarks = savepointMarksToJudge(onRedoStack: true)
+        let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
+        savepointMarksJudged(redoMarks, onRedoStack: true)
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
-        if undoDepth != nil || redoDepth != nil {
+        if removedFromUndo || removedFromRedo {
             stopCoalescing()
         }
-        if inScope {
-            scopesDidRemoveActions(undoDepth: undoDepth, redoDepth: redoDepth, removedCost: costBefore - undoStack.totalCost)
-        }
-        if !undoStack.cleanMarkIncludesOpenGroup {
-            let distance = undoStack.cleanDistance
-            if let undoDepth, UndoStack.removal(atDepth: undoDepth, cutsPathOf: distance, onRedoStack: false) {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-            if let redoDepth, UndoStack.removal(atDepth: redoDepth, cutsPathOf: distance, onRedoStack: true) {
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-        }
-        releaseDroppedEntries()
+        settle()
         withExtendedLifetime(prunedBranches) {}
-        notifyIfCleanStateChanged(wasClean: wasClean)
         if isBusy {
             targetsRemovedDuringInvocation.insert(identity)
         }
-        checkInvariantsInDebugBuilds()
     }
 
     /// The identity of `value` if it is an object (or an optional holding one), the only kind

@@ -39,7 +39,7 @@ extension UndoManager {
         ) else { return }
         metadata.coalescingKey = key
         if key != nil {
-            storage.pointee.usesCoalescing = true
+            state.usesCoalescing = true
         }
         publishObservableChanges()
     }
@@ -54,8 +54,8 @@ extension UndoManager {
     /// manager.coalescesIntoCleanStep = true
     /// ```
     public var coalescesIntoCleanStep: Bool {
-        get { storage.pointee.coalescesIntoCleanStep }
-        set { storage.pointee.coalescesIntoCleanStep = newValue }
+        get { state.coalescesIntoCleanStep }
+        set { state.coalescesIntoCleanStep = newValue }
     }
 
     /// How soon after the previous group with the same coalescing key a group must close to
@@ -68,8 +68,8 @@ extension UndoManager {
     /// manager.coalescingInterval = .milliseconds(500)
     /// ```
     public var coalescingInterval: Duration {
-        get { storage.pointee.coalescingInterval }
-        set { storage.pointee.coalescingInterval = newValue }
+        get { state.coalescingInterval }
+        set { state.coalescingInterval = newValue }
     }
 
     /// The time source coalescing reads when a group with a key closes; the default reads
@@ -86,8 +86,8 @@ extension UndoManager {
     /// manager.undoCount               // 2
     /// ```
     public var coalescingClock: () -> ContinuousClock.Instant {
-        get { storage.pointee.coalescingClock ?? { ContinuousClock.now } }
-        set { storage.pointee.coalescingClock = newValue }
+        get { state.coalescingClock ?? { ContinuousClock.now } }
+        set { state.coalescingClock = newValue }
     }
 
     /// Closes the open top-level group as a new step outside undo and redo, merging it into
@@ -99,43 +99,59 @@ extension UndoManager {
               case .begin(let closing?) = undoStack.entries[outermost],
               let key = closing.coalescingKey
         else {
-            storage.pointee.newestGroupMayCoalesce = false
+            state.newestGroupMayCoalesce = false
             return closeNewStep()
         }
         let now = coalescingClock()
         closing.closedAt = now
         let wasEmpty = undoStack.entries.count == outermost + 1
-        if storage.pointee.newestGroupMayCoalesce,
-           let previous = undoStack.metadataBelowOpenTopLevelGroup,
-           previous.coalescingKey == key,
-           let previousClose = previous.closedAt, now - previousClose < storage.pointee.coalescingInterval,
-           // Not into the marked step: the saved state must stay reachable by undo, unless the
-           // app saves after every step anyway.
-           undoStack.cleanMarkIncludesOpenGroup || undoStack.cleanDistance != 0 || coalescesIntoCleanStep {
+        if openGroupMerges(withKey: key, closingAt: now) {
+            let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
-            // The merged step takes the place of the one below: a mark below it keeps its
-            // distance, one after it stays after it; a mark that needed redos is lost, as
-            // for any new step.
-            if undoStack.cleanMarkIncludesOpenGroup {
-                undoStack.cleanMarkIncludesOpenGroup = false
-            } else if undoStack.cleanDistance <= 0 {
-                // A mark that needed redos is lost, as for any new step; so is one at the step
-                // merged into (``coalescesIntoCleanStep``): that state is gone.
-                undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
+            // The merged step takes the place of the one below: a mark set while the group was
+            // open is after it; one at the step merged into (coalescesIntoCleanStep) is lost,
+            // since that state is gone. (A mark on the redo stack goes with the redo steps
+            // this new edit ends.)
+            if let merged, ledger.cleanMark == .step(merged) {
+                ledger.cleanMark = .unreachable
+            } else if let merged, ledger.cleanMark == .openGroup {
+                ledger.cleanMark = .step(merged)
             }
             // The budget may be exceeded now.
             undoStack.trimToCostLimit()
         } else {
             _ = closeNewStep()
         }
-        storage.pointee.newestGroupMayCoalesce = true
+        state.newestGroupMayCoalesce = true
         return wasEmpty
+    }
+
+    /// Whether the open top-level group, closing as a new step at `now` with coalescing key
+    /// `key`, merges into the step below it.
+    private func openGroupMerges(withKey key: String, closingAt now: ContinuousClock.Instant) -> Bool {
+        guard state.newestGroupMayCoalesce,
+              let previous = undoStack.metadataBelowOpenTopLevelGroup,
+              previous.coalescingKey == key,
+              let previousClose = previous.closedAt, now - previousClose < state.coalescingInterval
+        else { return false }
+        // Not into the marked step: the saved state must stay reachable by undo, unless the
+        // app saves after every step anyway.
+        return ledger.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep
+    }
+
+    /// Whether ending the event now would merge its open group into the step below, making no
+    /// step of its own (an ``UndoCoordinator`` names the step it would undo from that).
+    var openGroupWouldMerge: Bool {
+        guard state.usesCoalescing, undoStack.nesting == 1, let outermost = undoStack.openBegins.first,
+              case .begin(let closing?) = undoStack.entries[outermost], let key = closing.coalescingKey
+        else { return false }
+        return openGroupMerges(withKey: key, closingAt: coalescingClock())
     }
 
     /// Something other than a new step changed the undo stack's newest step: it no longer
     /// takes the next group with its key.
     @inline(__always)
     func stopCoalescing() {
-        storage.pointee.newestGroupMayCoalesce = false
+        state.newestGroupMayCoalesce = false
     }
 }

@@ -10,7 +10,7 @@ extension UndoManager {
         if !busy {
             openAutomaticGroupIfNeeded()
         }
-        if !(storage.pointee.groupsByEvent && currentStack.nesting == 0) {
+        if !(state.groupsByEvent && currentStack.nesting == 0) {
             post(.checkpoint)
         }
         currentStack.pushBegin()
@@ -37,38 +37,40 @@ extension UndoManager {
         // Outside undo and redo the current stack is the undo stack, and a close at level 1
         // makes a new step (coalescing and the clean mark care about those only).
         let closesNewStep = !busy && currentStack.nesting == 1
-        let wasClean = undoStack.cleanDistance == 0
         let wasEmpty: Bool
         // The history tree is only tested on a new step's close, where it stamps the step;
         // nil unless the tree was ever asked for.
-        let recordsTree = closesNewStep && storage.pointee.historyTree != nil
+        let recordsTree = closesNewStep && state.historyTree != nil
         if closesNewStep {
+            state.automaticGroupIsOpen = false
             if recordsTree {
-                stampClosingStep()
+                historyTreeWillCloseNewStep()
             }
-            wasEmpty = storage.pointee.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
+            wasEmpty = state.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
+            if recordsTree {
+                historyTreeDidCloseNewStep()
+            }
         } else {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
-            if !storage.pointee.undoScopes.isEmpty && !redoStack.isEmpty {
-                parkRedoStackForScope()
-            }
+            redoStackWillChangeInScope()
             endRedoForNewEdit(closedNewStep: closesNewStep)
         }
         if recordsTree {
             trimHistoryTree()
         }
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        if wasEmpty && !busy {
+        guard !busy else {
+            // Inside undo and redo, those settle once the whole step is done.
+            releaseDroppedEntries()
+            checkInvariantsInDebugBuilds()
+            return
+        }
+        settle()
+        if wasEmpty {
             newEditEndsRedo()
         }
-        if !busy {
-            // Inside undo and redo, those report the change once the whole step is done.
-            notifyIfCleanStateChanged(wasClean: wasClean)
-            post(.didCloseUndoGroup(isDiscardable: isDiscardable))
-        }
+        post(.didCloseUndoGroup(isDiscardable: isDiscardable))
     }
 
     /// The end of an event (spec R15), run by ``runLoop``: closes the automatic group with
@@ -77,7 +79,7 @@ extension UndoManager {
     /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
     func endOfEvent(mode: RunLoop.Mode) -> Bool {
         guard automaticGroupIsPending else { return true }
-        guard storage.pointee.groupsByEvent && storage.pointee.runLoopModes.contains(mode) else { return false }
+        guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
         automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
         publishObservableChanges()
@@ -107,12 +109,12 @@ extension UndoManager {
 
     /// Spec R29: ``enableUndoRegistration()``.
     func reenableRegistration() {
-        guard storage.pointee.registrationDisableCount > 0 else {
+        guard state.registrationDisableCount > 0 else {
             programmerError(
                 in: PublicCall("enableUndoRegistration()"),
                 "enableUndoRegistration may only be invoked with matching call to disableUndoRegistration"
             )
         }
-        storage.pointee.registrationDisableCount -= 1
+        state.registrationDisableCount -= 1
     }
 }

@@ -207,14 +207,14 @@ extension UndoManager {
     /// center. Messages are main-actor code: they are posted only while the manager runs on
     /// the main actor (the main queue), where Apple's manager always runs.
     public var postsMessages: Bool {
-        get { storage.pointee.postsMessages }
-        set { storage.pointee.postsMessages = newValue }
+        get { state.postsMessages }
+        set { state.postsMessages = newValue }
     }
 
     /// Posts the message form of `event` to `center`, on the main actor (see
     /// ``postsMessages``).
     func postMessage(for event: Event, to center: NotificationCenter) {
-        guard storage.pointee.postsMessages && MainQueue.isCurrent else { return }
+        guard state.postsMessages && MainQueue.isCurrent else { return }
         let subject = MainThreadSubject(self)
         MainActor.assumeIsolated {
             let manager = subject.manager

@@ -184,18 +184,18 @@ extension UndoManager {
         if eventObservers.contains(where: { $0.id == id }) {
             eventObservers.removeAll { $0.id == id }
         }
-        if storage.pointee.cleanStateObservers.contains(where: { $0.id == id }) {
-            storage.pointee.cleanStateObservers.removeAll { $0.id == id }
+        if state.cleanStateObservers.contains(where: { $0.id == id }) {
+            state.cleanStateObservers.removeAll { $0.id == id }
         }
-        if let index = storage.pointee.eventStreams.firstIndex(where: { $0.id == id }) {
-            storage.pointee.eventStreams.remove(at: index).continuation.finish()
+        if let index = state.eventStreams.firstIndex(where: { $0.id == id }) {
+            state.eventStreams.remove(at: index).continuation.finish()
         }
     }
 
     /// A fresh id for an observer or a stream; one sequence for all kinds.
     func makeObserverID() -> Int {
-        defer { storage.pointee.nextEventObserverID += 1 }
-        return storage.pointee.nextEventObserverID
+        defer { state.nextEventObserverID += 1 }
+        return state.nextEventObserverID
     }
 
     /// Calls `observer` synchronously for every event, in order, before the notification for
@@ -235,13 +235,13 @@ extension UndoManager {
     /// manager.notificationCenter = myCenter     // keep this document's traffic separate
     /// ```
     public var notificationCenter: NotificationCenter? {
-        get { storage.pointee.notificationCenter }
-        set { storage.pointee.notificationCenter = newValue }
+        get { state.notificationCenter }
+        set { state.notificationCenter = newValue }
     }
 
     /// Whether posting an event reaches anyone.
     var hasEventListeners: Bool {
-        storage.pointee.hasEventListeners
+        state.hasEventListeners
     }
 
     /// Delivers an event to the typed observers, then to ``notificationCenter``. A checkpoint
@@ -258,12 +258,12 @@ extension UndoManager {
 
     private func deliver(_ event: Event) {
         if event == .checkpoint {
-            guard !storage.pointee.checkpointIsBeingPosted else { return }
-            storage.pointee.checkpointIsBeingPosted = true
+            guard !state.checkpointIsBeingPosted else { return }
+            state.checkpointIsBeingPosted = true
         }
         defer {
             if event == .checkpoint {
-                storage.pointee.checkpointIsBeingPosted = false
+                state.checkpointIsBeingPosted = false
             }
         }
         for observer in eventObservers {

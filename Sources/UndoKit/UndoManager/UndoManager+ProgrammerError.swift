@@ -18,7 +18,6 @@ extension UndoManager {
     /// What to do instead of the misuse Apple's `detail` names, read from the state the
     /// manager is in when it stops (stored state only, as ``stateDescription``).
     func fix(for detail: String, in call: PublicCall) -> String {
-        let state = storage.pointee
         let level = currentStack.nesting
         let busy = state.isUndoing || state.isRedoing
         let scoped = "or wrap the edit in withUndoGroup(named:_:), whose group always closes"
@@ -91,11 +90,11 @@ extension UndoManager {
             "groupingLevel: \(currentStack.nesting)",
             "undo groups: \(undoStack.topLevelCount)",
             "redo groups: \(redoStack.topLevelCount)",
-            "isUndoing: \(storage.pointee.isUndoing)",
-            "isRedoing: \(storage.pointee.isRedoing)",
-            "groupsByEvent: \(storage.pointee.groupsByEvent)",
+            "isUndoing: \(state.isUndoing)",
+            "isRedoing: \(state.isRedoing)",
+            "groupsByEvent: \(state.groupsByEvent)",
             "automatic group pending: \(automaticGroupIsPending)",
-            "registration disabled: \(storage.pointee.registrationDisableCount)",
+            "registration disabled: \(state.registrationDisableCount)",
         ].joined(separator: ", ")
     }
 
@@ -106,9 +105,9 @@ extension UndoManager {
             "\(redoStack.topLevelCount) redo group\(redoStack.topLevelCount == 1 ? "" : "s")",
             "groupingLevel \(currentStack.nesting)",
         ]
-        if storage.pointee.groupsByEvent { parts.append("groupsByEvent") }
-        if storage.pointee.isUndoing { parts.append("undoing") }
-        if storage.pointee.isRedoing { parts.append("redoing") }
+        if state.groupsByEvent { parts.append("groupsByEvent") }
+        if state.isUndoing { parts.append("undoing") }
+        if state.isRedoing { parts.append("redoing") }
         if !registrationIsEnabled { parts.append("registration disabled") }
         return "<\(typeName) \(address): \(parts.joined(separator: ", "))>"
     }

@@ -27,15 +27,15 @@ extension UndoManager {
     func registerNonisolatedHandler<TargetType: AnyObject>(
         _ handler: @escaping (TargetType) -> Void, on target: TargetType
     ) {
-        guard storage.pointee.isSubclassInstance else {
+        guard state.isSubclassInstance else {
             record(handler, on: target)
             return
         }
         let targetIdentifier = ObjectIdentifier(target)
-        switch storage.pointee.registrationRoute {
+        switch state.registrationRoute {
         case .awaitingSecondHop(enteredNonisolated: false, _):
             // The second hop of a registration that entered the @MainActor overload.
-            storage.pointee.registrationRoute = .recorded
+            state.registrationRoute = .recorded
             record(handler, on: target)
         case .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier):
             // Swift 5 mode: the @MainActor overload's override calling `super` with the
@@ -43,18 +43,18 @@ extension UndoManager {
             // tell: Swift 5's isolation-dropping conversion wraps the closure, so a registration
             // the override makes for the same target before `super` is taken for this hop; it
             // is recorded all the same, only that override does not see it.)
-            storage.pointee.registrationRoute = .recorded
+            state.registrationRoute = .recorded
             record(handler, on: target)
         case .none, .recorded, .awaitingSecondHop(enteredNonisolated: true, _):
             // A new registration; the last case is one made (for another target) by an
             // override of the @MainActor overload before it called `super`.
-            let outer = storage.pointee.registrationRoute
-            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier)
+            let outer = state.registrationRoute
+            state.registrationRoute = .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier)
             // Sound: a sync function's isolation is not part of its representation, and a
             // nonisolated handler may run wherever a main-actor one may.
             let mainActorHandler = unsafeBitCast(handler, to: MainActorHandler<TargetType>.self)
             registerUndo(withTarget: target, handler: mainActorHandler)
-            storage.pointee.registrationRoute = outer
+            state.registrationRoute = outer
         }
     }
 
@@ -64,23 +64,23 @@ extension UndoManager {
         // The handler runs where undo() and redo() run; for a main-actor handler that is the
         // caller's promise, as on Apple, where the whole manager is main-actor isolated.
         let nonisolatedHandler = unsafeBitCast(handler, to: ((TargetType) -> Void).self)
-        guard storage.pointee.isSubclassInstance else {
+        guard state.isSubclassInstance else {
             record(nonisolatedHandler, on: target)
             return
         }
-        switch storage.pointee.registrationRoute {
+        switch state.registrationRoute {
         case .awaitingSecondHop(enteredNonisolated: true, _):
-            storage.pointee.registrationRoute = .recorded
+            state.registrationRoute = .recorded
             record(nonisolatedHandler, on: target)
         case .none, .recorded, .awaitingSecondHop(enteredNonisolated: false, _):
             // A new registration: the last case is one made by an override of the nonisolated
             // overload before it called `super`, since that overload's second hop goes the
             // other way.
-            let outer = storage.pointee.registrationRoute
-            storage.pointee.registrationRoute = .awaitingSecondHop(enteredNonisolated: false, target: ObjectIdentifier(target))
+            let outer = state.registrationRoute
+            state.registrationRoute = .awaitingSecondHop(enteredNonisolated: false, target: ObjectIdentifier(target))
             let nonisolatedEntry: (TargetType, @escaping (TargetType) -> Void) -> Void = registerUndo(withTarget:handler:)
             nonisolatedEntry(target, nonisolatedHandler)
-            storage.pointee.registrationRoute = outer
+            state.registrationRoute = outer
         }
     }
 
@@ -89,10 +89,10 @@ extension UndoManager {
     private func record<TargetType: AnyObject>(_ handler: @escaping (TargetType) -> Void, on target: TargetType) {
         guard registrationIsEnabled else { return }
         let id = ObjectIdentifier(target)
-        if let pending = storage.pointee.pendingCommand, pending.modelID == id {
+        if let pending = state.pendingCommand, pending.modelID == id {
             // perform's command passing through a subclass's overrides: record the command
             // itself (see recordThroughOverrides(_:on:)).
-            storage.pointee.pendingCommand = nil
+            state.pendingCommand = nil
             register(UndoStep(command: pending))
             return
         }
@@ -108,17 +108,17 @@ extension UndoManager {
         // While a handler runs, its step holds the invoking target and the handler's caller
         // holds its object, so equal identifiers are the same live object: the common case of
         // an undo registering its redo, which then costs no weak load.
-        if let invoking = storage.pointee.invokingTarget?.takeUnretainedValue(),
+        if let invoking = state.invokingTarget?.takeUnretainedValue(),
            invoking.id == id, invoking.handlerTypeKey == typeKey {
             return invoking
         }
         // Equal identifiers are the same object: the cached target pins the address it was
         // made for (see `ActionTarget.addressPin`), so no new object can have it.
-        if let last = storage.pointee.lastTarget, last.id == id, last.handlerTypeKey == typeKey {
+        if let last = state.lastTarget, last.id == id, last.handlerTypeKey == typeKey {
             return last
         }
         let created = ActionTarget(object: target, id: id, handlerTypeKey: typeKey)
-        storage.pointee.lastTarget = created
+        state.lastTarget = created
         return created
     }
 
@@ -146,13 +146,9 @@ extension UndoManager {
     func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
-                let wasClean = undoStack.cleanDistance == 0
-                if !storage.pointee.undoScopes.isEmpty {
-                    parkRedoStackForScope()
-                }
+                redoStackWillChangeInScope()
                 endRedoForNewEdit(closedNewStep: false)
-                releaseDroppedEntries()
-                notifyIfCleanStateChanged(wasClean: wasClean)
+                settle()
                 // Observers hear of a registration only where it changes what they can read:
                 // here (redo ended) and when it opens the event's group. A registration into
                 // an open group changes no observable property (counts and names are of
@@ -176,14 +172,19 @@ extension UndoManager {
     /// The test inline, since every registration makes it and it rarely opens anything.
     @inline(__always)
     func openAutomaticGroupIfNeeded() {
-        guard storage.pointee.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
+        guard state.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
         openAutomaticGroup()
     }
 
     private func openAutomaticGroup() {
         automaticGroupIsPending = true
+        state.automaticGroupIsOpen = true
         if !isScheduledOnRunLoop {
             runLoop.schedule(self)
+        } else {
+            // Still on the list from a group of this pass it ended early (endEventGroup(),
+            // undo()): the new group closes behind those opened since, in the order they opened.
+            runLoop.moveToEndOfPass(self)
         }
         beginUndoGroupingThroughOverrides()
         publishObservableChanges()

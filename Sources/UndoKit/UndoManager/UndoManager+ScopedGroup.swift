@@ -6,7 +6,8 @@ extension UndoManager {
     /// The group is opened with ``beginUndoGrouping()`` and closed with ``endUndoGrouping()``,
     /// so it nests like any group and cannot be left open. When `body` returns, its
     /// registrations form one step (or join the enclosing group), named `name` if you give
-    /// one.
+    /// one: the scope's name wins over any name the body set, including the names of
+    /// commands it performs with ``perform(_:on:)``.
     ///
     /// When `body` throws, what it registered in the group is undone: the group is closed
     /// with ``endUndoGrouping()`` and reverted with ``undoNestedGroup()``, whose actions run
@@ -18,9 +19,13 @@ extension UndoManager {
     /// coalescing key are as before, and the enclosing group's name and flags are restored.
     /// The error is rethrown.
     ///
-    /// Observers see the close and the undo: checkpoint, will-close, did-close for the
-    /// scope's group, then checkpoint, will-undo, checkpoint (without grouping by event),
-    /// the actions, checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
+    /// The rollback is silent about state that ends where it began: clean-state observers
+    /// (``addCleanStateObserver(_:)``) and Observation hear nothing of the close and the undo
+    /// it is made of, only, once it is done, what ended other than they last heard. The
+    /// notifications and events of that close and undo are posted, balancing the open that
+    /// observers saw: checkpoint, will-close, did-close for the scope's group, then
+    /// checkpoint, will-undo, checkpoint (without grouping by event), the actions,
+    /// checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
     /// event's automatic group (``groupsByEvent`` on, nothing open), that group is empty
     /// after the rollback and is removed with its pending close, without a close
     /// notification: the event ends with no step and leaves the redo stack alone, instead of
@@ -70,8 +75,11 @@ extension UndoManager {
     /// been made before the call.
     ///
     /// - Parameters:
-    ///   - name: The step's action name (see ``setActionName(_:)``), set before `body` runs;
-    ///     `body` may set another. `nil` leaves the name alone.
+    ///   - name: The step's action name (see ``setActionName(_:)``), set when `body` returns,
+    ///     so that it names the step whatever `body` set (an `"Import"` scope that performs
+    ///     an `"Add"` command is named `"Import"`). Like every action name it goes to the
+    ///     outermost open group: in a nested scope it names the enclosing step until an
+    ///     outer scope's name replaces it. `nil` leaves the name the body set.
     ///   - body: The edit. It must leave the groups as it found them: every group it begins,
     ///     it ends.
     /// - Returns: What `body` returns.
@@ -88,171 +96,45 @@ extension UndoManager {
         }
         guard registrationIsEnabled else { return try body() }
         let levelBefore = undoStack.nesting
-        storage.pointee.undoScopes.append(UndoScope(
-            cleanDistance: undoStack.cleanDistance,
-            cleanMarkIncludesOpenGroup: undoStack.cleanMarkIncludesOpenGroup,
-            cleanBranchNode: storage.pointee.historyTree?.cleanNode,
-            totalCost: undoStack.totalCost,
-            newestGroupMayCoalesce: storage.pointee.newestGroupMayCoalesce,
+        state.savepoints.append(Savepoint(
             // Names, costs and flags set in the scope go to the outermost open group (spec
             // R34); if that group was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            coordinatorRedoOrder: storage.pointee.isCoordinated ? coordinator?.redoSteps.map(\.token) : nil
+            cleanMark: ledger.cleanMark,
+            nextStepID: ledger.nextStepID,
+            newestGroupMayCoalesce: state.newestGroupMayCoalesce,
+            coordinatorRedoOrder: state.isCoordinated ? coordinator?.redoSteps : nil
         ))
         beginUndoGrouping()
         let level = undoStack.nesting
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].level = level
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].openedAutomaticGroup = level - levelBefore == 2
-        if let name {
-            setActionName(name)
-        }
+        state.savepoints[innermost].level = level
+        state.savepoints[innermost].openedAutomaticGroup = level - levelBefore == 2
         do {
             let result = try body()
             checkScopeIsBalanced(at: level)
+            // After the body, so that the scope's name is the step's whatever the body set:
+            // a command performed inside names the group after itself (perform(_:on:)).
+            if let name {
+                setActionName(name)
+            }
             endUndoGrouping()
-            endScope()
+            releaseSavepoint()
             return result
         } catch {
             checkScopeIsBalanced(at: level)
-            rollBackScope()
+            rollBackToSavepoint()
             throw error
         }
     }
 
-    /// The redo stack is about to change inside a scope: cleared by a new edit (spec R4,
-    /// R10.6) or popped by a `redo()` in the body. The innermost scope keeps a copy of its
-    /// entries (the first time only: later changes inside the same scope touch steps the scope
-    /// itself made) so that a rollback can put them back.
-    func parkRedoStackForScope() {
-        let index = storage.pointee.undoScopes.count - 1
-        guard storage.pointee.undoScopes[index].parkedRedo == nil else { return }
-        storage.pointee.undoScopes[index].parkedRedo = ParkedRedoStack(
-            entries: redoStack.entries.elements,
-            topLevelCount: redoStack.topLevelCount,
-            totalCost: redoStack.totalCost
-        )
-    }
-
-    /// A coordinated manager made a new edit inside a scope: the coordinator hears of it when
-    /// the outermost scope succeeds, so that a rollback leaves the other managers' redo steps
-    /// untouched.
-    func deferNewEditForScope() {
-        storage.pointee.undoScopes[storage.pointee.undoScopes.count - 1].madeNewEdit = true
-    }
-
-    // MARK: Steps older than the scopes
-
-    // The body may remove or trim steps that were there before its scope: those stay gone
-    // after a rollback, which otherwise restores the manager as it was. Each scope's saved
-    // counters follow such changes as they happen, so that the rollback restores the state
-    // before the scope minus what was removed, exactly as if the removal had come first.
-    // While a scope is open no top-level group closes, so the closed top-level groups are
-    // the same ones, and as deep, as when every open scope began.
-
-    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions inside a scope.
-    func scopesWillRemoveActions(on target: ObjectIdentifier) {
-        let scopes = storage.pointee.undoScopes.indices
-        for index in scopes {
-            let scope = storage.pointee.undoScopes[index]
-            // Actions the scope did not record (before its begin mark, or in the redo steps it
-            // found) stop coalescing as any removal does; its own actions do not.
-            // (A body that ended the scope's group stops the program when it exits.)
-            let begin = scope.level > 0 && scope.level <= undoStack.nesting
-                ? undoStack.openBegins[scope.level - 1] : undoStack.entries.count
-            let outside = undoStack.containsAction(on: target, before: begin)
-                || redoStackBefore(scopeAt: index).map { entries in
-                    entries.contains { entry in
-                        switch entry {
-                        case .action(let id, _, _), .singleton(let id, _, _): id == target
-                        case .begin, .end: false
-                        }
-                    }
-                } ?? redoStack.containsAction(on: target)
-            if outside {
-                storage.pointee.undoScopes[index].changedOlderSteps = true
-            }
-            storage.pointee.undoScopes[index].removedTargets.append(target)
-        }
-    }
-
-    /// `removeAllActions(withTarget:)` removed actions inside a scope: `undoDepth` and
-    /// `redoDepth` as ``UndoStack/removeActions(withTarget:)`` reported them, `removedCost`
-    /// the cost of the closed top-level groups it dropped.
-    func scopesDidRemoveActions(undoDepth: Int?, redoDepth: Int?, removedCost: Int) {
-        for index in storage.pointee.undoScopes.indices {
-            let scope = storage.pointee.undoScopes[index]
-            storage.pointee.undoScopes[index].totalCost -= removedCost
-            guard !scope.cleanMarkIncludesOpenGroup else { continue }
-            var cut = undoDepth.map {
-                UndoStack.removal(atDepth: $0, cutsPathOf: scope.cleanDistance, onRedoStack: false)
-            } ?? false
-            // A removal from the redo steps the scope found live on the redo stack; one from a
-            // parked copy is made again, and judged, when the rollback puts the copy back.
-            if redoStackBefore(scopeAt: index) == nil, let redoDepth {
-                cut = cut || UndoStack.removal(atDepth: redoDepth, cutsPathOf: scope.cleanDistance, onRedoStack: true)
-            }
-            if cut {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-        }
-    }
-
-    /// The ``levelsOfUndo`` or ``actionCostLimit`` setter trimmed steps inside a scope: the
-    /// oldest `dropped` of the `closedBefore` closed top-level groups, of cost `removedCost`,
-    /// and, with branches kept, maybe only steps off the undo stack (`dropped` 0), which are
-    /// older than the scope's group too.
-    func scopesDidDropOldestSteps(_ dropped: Int, of closedBefore: Int, removedCost: Int) {
-        for index in storage.pointee.undoScopes.indices {
-            let scope = storage.pointee.undoScopes[index]
-            storage.pointee.undoScopes[index].changedOlderSteps = true
-            guard dropped > 0 else { continue }
-            storage.pointee.undoScopes[index].totalCost -= removedCost
-            // As for each drop by `dropOldestGroup()`: the mark is lost if it is on a dropped
-            // group or on the path to one.
-            if !scope.cleanMarkIncludesOpenGroup && scope.cleanDistance >= closedBefore - dropped {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-        }
-    }
-
-    /// A rollback made again, on the redo steps it put back, a removal its body had made on
-    /// its parked copy of them, at `depth`. The enclosing scopes that parked nothing of their
-    /// own found those same redo steps when they began, and their saved marks skipped the
-    /// removal (``scopesDidRemoveActions(undoDepth:redoDepth:removedCost:)`` leaves it to the
-    /// copy's rollback): they judge it now, or their own rollbacks would restore a distance
-    /// through a step that is gone. The innermost scope that parked its own copy stops the
-    /// walk: its rollback makes the removal again on that copy, and judges it there.
-    private func scopesJudgeRemovalFromParkedRedoSteps(atDepth depth: Int) {
-        for index in storage.pointee.undoScopes.indices.reversed() {
-            let scope = storage.pointee.undoScopes[index]
-            guard scope.parkedRedo == nil else { return }
-            if !scope.cleanMarkIncludesOpenGroup,
-               UndoStack.removal(atDepth: depth, cutsPathOf: scope.cleanDistance, onRedoStack: true) {
-                storage.pointee.undoScopes[index].cleanDistance = UndoStack.cleanMarkUnreachable
-            }
-        }
-    }
-
-    /// `removeAllActions()` inside a scope: it removed the scope's group too.
-    func scopesSawEverythingRemoved() {
-        for index in storage.pointee.undoScopes.indices {
-            storage.pointee.undoScopes[index].removedAllActions = true
-        }
-    }
-
-    /// The redo steps as they were when the scope at `index` began, if a scope (that one or
-    /// one nested in it) has parked them; `nil` when they are still on the redo stack.
-    private func redoStackBefore(scopeAt index: Int) -> [UndoStack.Entry]? {
-        storage.pointee.undoScopes[index...].lazy.compactMap(\.parkedRedo).first?.entries
-    }
-
-    // MARK: Closing a scope
+    /// The index of the innermost savepoint.
+    private var innermost: Int { state.savepoints.count - 1 }
 
     private func checkScopeIsBalanced(at level: Int) {
         let nesting = undoStack.nesting
         guard nesting != level || isBusy || !registrationIsEnabled else { return }
         let call = PublicCall("withUndoGroup(named:_:)")
-        if storage.pointee.undoScopes.last?.removedAllActions == true {
+        if state.savepoints.last?.removedAllActions == true {
             programmerError(
                 in: call, "the body of withUndoGroup called removeAllActions(), which removed the scope's open group",
                 fix: "remove all actions after withUndoGroup returns, not inside its body"
@@ -271,24 +153,29 @@ extension UndoManager {
         )
     }
 
-    /// The scope's group closed normally: what the scope kept passes to the enclosing one.
-    private func endScope() {
-        let scope = storage.pointee.undoScopes.removeLast()
-        if let outer = storage.pointee.undoScopes.indices.last {
-            if storage.pointee.undoScopes[outer].parkedRedo == nil {
-                storage.pointee.undoScopes[outer].parkedRedo = scope.parkedRedo
+    /// The scope's group closed normally: what its savepoint kept passes to the enclosing one.
+    private func releaseSavepoint() {
+        let savepoint = state.savepoints.removeLast()
+        if state.savepoints.isEmpty {
+            if savepoint.madeNewEdit {
+                newEditEndsRedo()
             }
-            if scope.madeNewEdit {
-                storage.pointee.undoScopes[outer].madeNewEdit = true
+        } else {
+            if state.savepoints[innermost].parkedRedo == nil {
+                state.savepoints[innermost].parkedRedo = savepoint.parkedRedo
             }
-        } else if scope.madeNewEdit {
-            newEditEndsRedo()
+            state.savepoints[innermost].madeNewEdit = state.savepoints[innermost].madeNewEdit || savepoint.madeNewEdit
         }
         publishObservableChanges()
     }
 
     /// The body threw: closes the scope's group, undoes it, and puts back what it changed.
-    private func rollBackScope() {
+    private func rollBackToSavepoint() {
+        // Silent until done: the close makes the scope's group a step and the undo takes it
+        // away, so isClean and the observable properties may flicker and come back. What
+        // observers last heard is compared with where the rollback ends.
+        let enclosingRollback = state.isRollingBackScope
+        state.isRollingBackScope = true
         // The close must neither merge the group into the previous step (an undo would then
         // revert that step too) nor trim an old step to make room for it.
         if undoStack.nesting == 1 {
@@ -298,137 +185,72 @@ extension UndoManager {
         undoStack.limit = 0
         undoStack.costLimit = 0
         endUndoGrouping()
-        // The undo of a nested scope's group builds a redo step, which a recorded tree gives
-        // a new node id; the rollback drops that step below, so it gives the id back, and
-        // the steps that follow get the ids they would have had without the scope.
-        let nextNodeID = storage.pointee.historyTree?.nextNodeID
         undoNestedGroup()
         undoStack.limit = limit
         undoStack.costLimit = costLimit
-        // Removed only now: closing an empty group clears the redo stack (spec R10.6), which
-        // must park it in this scope.
-        let scope = storage.pointee.undoScopes.removeLast()
-        let wasClean = undoStack.cleanDistance == 0
+        // Taken off only now: closing an empty group clears the redo stack (spec R10.6), which
+        // must park it in this savepoint.
+        let savepoint = state.savepoints.removeLast()
 
         // The undo stack: the scope's group is gone; an event group the scope opened goes too
         // if nothing else is in it, so that its close at the end of the event finds nothing
         // (closing an empty group would clear the redo stack, spec R10.6).
-        if scope.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
+        if savepoint.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
             automaticGroupIsPending = false
+            state.automaticGroupIsOpen = false
         }
-        if case .open(let saved) = scope.outerGroup, saved != nil || undoStack.topMetadata != nil {
+        if case .open(let saved) = savepoint.outerGroup, saved != nil || undoStack.topMetadata != nil {
             // A copy, not the object the group had: a redo in the body replaces that object.
             undoStack.replaceOpenTopMetadata(with: saved)
         }
-        undoStack.totalCost = scope.totalCost
-        undoStack.cleanDistance = scope.cleanDistance
-        undoStack.cleanMarkIncludesOpenGroup = scope.cleanMarkIncludesOpenGroup
-        storage.pointee.newestGroupMayCoalesce = scope.newestGroupMayCoalesce && !scope.changedOlderSteps
-
+        ledger.cleanMark = savepoint.cleanMark
+        ledger.nextStepID = savepoint.nextStepID
+        state.newestGroupMayCoalesce = savepoint.newestGroupMayCoalesce && !savepoint.changedOlderSteps
         // The redo stack holds the rollback's redo group, or nothing: the registrations that
         // made the rolled-back steps cleared (and parked) what was there.
         redoStack.removeAll()
-        if let nextNodeID {
-            storage.pointee.historyTree?.nextNodeID = nextNodeID
+        if let parked = savepoint.parkedRedo {
+            restoreRedoStack(parked, removing: savepoint.removedTargets)
         }
-        if let parked = scope.parkedRedo {
-            redoStack.entries.append(contentsOf: parked.entries)
-            redoStack.topLevelCount = parked.topLevelCount
-            redoStack.totalCost = parked.totalCost
-            // With branches kept, the new edit took these steps into a branch: they are back
-            // on the path.
-            if let tree = storage.pointee.historyTree, tree.keepsBranches {
-                for metadata in redoStack.closedTopLevelMetadata() {
-                    if let id = metadata?.nodeID, let step = tree.removeBranch(id) {
-                        withExtendedLifetime(step) {}
-                    }
-                }
-            }
-            // Removals in the body stay removed.
-            for target in scope.removedTargets {
-                guard let depth = redoStack.removeActions(withTarget: target) else { continue }
-                if !undoStack.cleanMarkIncludesOpenGroup,
-                   UndoStack.removal(atDepth: depth, cutsPathOf: undoStack.cleanDistance, onRedoStack: true) {
-                    undoStack.cleanDistance = UndoStack.cleanMarkUnreachable
-                }
-                scopesJudgeRemovalFromParkedRedoSteps(atDepth: depth)
-            }
+        // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
+        if case .step(let id) = ledger.cleanMark, !stepExists(id) {
+            ledger.cleanMark = .unreachable
         }
-        // The mark on a branch, as it was (the body may have marked clean, or ended redo over
-        // steps the mark was among), unless its step went or a removal cut its path.
-        if let tree = storage.pointee.historyTree {
-            tree.cleanNode = scope.cleanBranchNode.flatMap { tree.branches[$0] == nil ? nil : $0 }
-        }
-        // Last: a deinit run by the release may call back into the manager, which is
-        // consistent again.
-        releaseDroppedEntries()
-        checkInvariantsInDebugBuilds()
-        if let order = scope.coordinatorRedoOrder, let coordinator {
+        settle()
+        if let order = savepoint.coordinatorRedoOrder, let coordinator {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
+            #if DEBUG
+            coordinator.checkInvariants()
+            #endif
         }
-        notifyIfCleanStateChanged(wasClean: wasClean)
+        state.isRollingBackScope = enclosingRollback
+        reportCleanState()
         publishObservableChanges()
     }
-}
 
-/// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress must restore if its body
-/// throws.
-struct UndoScope {
-    /// What was open around the scope when it began.
-    enum OuterGroup {
-        /// Nothing: the scope's group is (or is inside the event group it opened) top-level.
-        case none
-        /// A group, whose metadata (the outermost open group's, spec R34) was this copy.
-        case open(metadata: GroupMetadata?)
+    /// Puts the parked redo steps back on the empty redo stack, less the actions on
+    /// `removedTargets`, which the body removed: those removals stay, and cut the marks they
+    /// would have cut had they been made on these steps. The enclosing savepoints that parked
+    /// nothing of their own found these same steps when they began and judge them too; the
+    /// innermost that parked its own copy stops the walk, since its rollback makes the removal
+    /// again on that copy.
+    private func restoreRedoStack(_ parked: ParkedRedoStack, removing removedTargets: [ObjectIdentifier]) {
+        redoStack.pushClosedTopLevelGroups(parked.entries, ids: parked.steps)
+        state.historyTree?.records.merge(parked.records) { _, parked in parked }
+        // With branches kept, the new edit took these steps into a branch: they are back on
+        // the path.
+        if let tree = state.historyTree, tree.keepsBranches {
+            for id in parked.steps {
+                withExtendedLifetime(tree.takeBranch(id)) {}
+            }
+        }
+        let judging = (state.savepoints.lastIndex { $0.parkedRedo != nil }).map { $0 + 1 } ?? 0
+        for target in removedTargets {
+            var marks = state.savepoints[judging...].map(\.cleanMark)
+            redoStack.removeActions(withTarget: target, judging: &marks)
+            for (index, mark) in zip(judging..., marks) {
+                state.savepoints[index].cleanMark = mark
+            }
+        }
     }
-
-    /// The nesting of the undo stack once the scope's group is open.
-    var level = 0
-    /// Whether opening the scope's group opened the event's automatic group around it.
-    var openedAutomaticGroup = false
-    /// The redo stack as it was before the body first cleared or popped it.
-    var parkedRedo: ParkedRedoStack?
-    /// The clean mark before the scope (the stacks are as before after a rollback, so the
-    /// distance is too), or unreachable if the body removed a step its path needs.
-    var cleanDistance: Int
-    let cleanMarkIncludesOpenGroup: Bool
-    /// The clean mark's node when it lay on a history-tree branch before the scope, or nil;
-    /// nil too once a removal in the body cut the path to it.
-    var cleanBranchNode: UInt64?
-    /// The undo stack's total cost before the scope, less that of steps the body removed.
-    var totalCost: Int
-    /// Whether the newest closed group could take the next one with its key.
-    let newestGroupMayCoalesce: Bool
-    /// Whether the body removed or trimmed steps, or actions in them, that were there before
-    /// the scope: coalescing stops, as after any removal.
-    var changedOlderSteps = false
-    /// The targets whose actions the body removed, for the redo steps the rollback puts back.
-    var removedTargets: [ObjectIdentifier] = []
-    /// Whether the body called `removeAllActions()`.
-    var removedAllActions = false
-    let outerGroup: OuterGroup
-    /// The coordinator's redo order before the scope, if the manager is coordinated.
-    let coordinatorRedoOrder: [UInt64]?
-    /// Whether a registration in the scope ended redo (for the coordinator).
-    var madeNewEdit = false
-
-    init(
-        cleanDistance: Int, cleanMarkIncludesOpenGroup: Bool, cleanBranchNode: UInt64?, totalCost: Int,
-        newestGroupMayCoalesce: Bool, outerGroup: OuterGroup, coordinatorRedoOrder: [UInt64]?
-    ) {
-        self.cleanDistance = cleanDistance
-        self.cleanMarkIncludesOpenGroup = cleanMarkIncludesOpenGroup
-        self.cleanBranchNode = cleanBranchNode
-        self.totalCost = totalCost
-        self.newestGroupMayCoalesce = newestGroupMayCoalesce
-        self.outerGroup = outerGroup
-        self.coordinatorRedoOrder = coordinatorRedoOrder
-    }
-}
-
-/// A redo stack's entries and counters, kept aside by a scope.
-struct ParkedRedoStack {
-    let entries: [UndoStack.Entry]
-    let topLevelCount: Int
-    let totalCost: Int
 }

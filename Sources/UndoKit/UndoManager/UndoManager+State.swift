@@ -5,16 +5,19 @@ import Foundation
 extension UndoManager {
     /// A fresh state and a fresh pair of stacks, for the designated initializers.
     static func allocateState() -> (
-        UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>
+        UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>,
+        UnsafeMutablePointer<SharedLedger>
     ) {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
         let entries = UnsafeMutablePointer<TwinStackBuffer>.allocate(capacity: 1)
         entries.initialize(to: TwinStackBuffer())
+        let ledger = UnsafeMutablePointer<SharedLedger>.allocate(capacity: 1)
+        ledger.initialize(to: SharedLedger())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
-        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false)))
-        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true)))
-        return (storage, stacks, entries)
+        stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), ledger: ledger, isUndoStack: true))
+        (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), ledger: ledger, isUndoStack: false))
+        return (storage, stacks, entries, ledger)
     }
 
     /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,
@@ -22,18 +25,18 @@ extension UndoManager {
     /// (``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``). Made lazily so
     /// that ``init(runLoop:)``, which starts from ``init()``, never makes one it would drop.
     var ownedOrSharedRunLoop: SimulatedRunLoop {
-        if let runLoop = storage.pointee.runLoop {
+        if let runLoop = state.runLoop {
             return runLoop
         }
         let ownLoop = SimulatedRunLoop()
         ownLoop.drive(with: .automatic)
-        storage.pointee.runLoop = ownLoop
+        state.runLoop = ownLoop
         return ownLoop
     }
 
     /// The ``runLoop`` setter.
     func moveToRunLoop(_ newLoop: SimulatedRunLoop) {
-        if storage.pointee.isScheduledOnRunLoop {
+        if state.isScheduledOnRunLoop {
             // fatalError rather than precondition: release builds keep the message.
             fatalError(
                 "UndoManager.runLoop set while an automatic group waits for the end of an event on the old loop "
@@ -41,7 +44,21 @@ extension UndoManager {
                     + "or end the event first with endEventGroup() or a tick of the old loop"
             )
         }
-        storage.pointee.runLoop = newLoop
+        state.runLoop = newLoop
+    }
+
+    /// The manager's mutable state, read and written in place (see ``storage`` for why it is
+    /// kept behind a pointer).
+    var state: UndoManagerStorage {
+        unsafeAddress { UnsafePointer(storage) }
+        unsafeMutableAddress { storage }
+    }
+
+    /// The shared part of the step ledger, read and written in place: step ids, the clean
+    /// mark, the step edits of the operation in progress.
+    var ledger: SharedLedger {
+        unsafeAddress { UnsafePointer(sharedLedger) }
+        unsafeMutableAddress { sharedLedger }
     }
 
     var undoStack: UndoStack {
@@ -56,38 +73,38 @@ extension UndoManager {
 
     /// The stack that registrations go to: the redo stack while undoing, else the undo stack.
     var currentStack: UndoStack {
-        unsafeAddress { UnsafePointer(stacks + (storage.pointee.isUndoing ? 1 : 0)) }
-        unsafeMutableAddress { stacks + (storage.pointee.isUndoing ? 1 : 0) }
+        unsafeAddress { UnsafePointer(stacks + (state.isUndoing ? 1 : 0)) }
+        unsafeMutableAddress { stacks + (state.isUndoing ? 1 : 0) }
     }
 
-    var isBusy: Bool { storage.pointee.isUndoing || storage.pointee.isRedoing }
+    var isBusy: Bool { state.isUndoing || state.isRedoing }
 
-    var registrationIsEnabled: Bool { storage.pointee.registrationDisableCount == 0 }
+    var registrationIsEnabled: Bool { state.registrationDisableCount == 0 }
 
     /// An automatic group was opened in this event and the end of the event will close it
     /// (Apple's `autoPending`).
     var automaticGroupIsPending: Bool {
-        get { storage.pointee.automaticGroupIsPending }
-        set { storage.pointee.automaticGroupIsPending = newValue }
+        get { state.automaticGroupIsPending }
+        set { state.automaticGroupIsPending = newValue }
     }
 
     /// Whether ``runLoop`` has this manager on its list of pending end-of-event closes.
     var isScheduledOnRunLoop: Bool {
-        get { storage.pointee.isScheduledOnRunLoop }
-        set { storage.pointee.isScheduledOnRunLoop = newValue }
+        get { state.isScheduledOnRunLoop }
+        set { state.isScheduledOnRunLoop = newValue }
     }
 
     /// Set while a popped group's actions run, so that removals made by those actions also
     /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
     /// time.
     var targetsRemovedDuringInvocation: Set<ObjectIdentifier> {
-        _read { yield storage.pointee.targetsRemovedDuringInvocation }
-        _modify { yield &storage.pointee.targetsRemovedDuringInvocation }
+        _read { yield state.targetsRemovedDuringInvocation }
+        _modify { yield &state.targetsRemovedDuringInvocation }
     }
 
     var eventObservers: [(id: Int, body: (Event) -> Void)] {
-        _read { yield storage.pointee.eventObservers }
-        _modify { yield &storage.pointee.eventObservers }
+        _read { yield state.eventObservers }
+        _modify { yield &state.eventObservers }
     }
 
     // MARK: Routing through overridable members
@@ -96,11 +113,11 @@ extension UndoManager {
     /// `call`, as Apple's implementation does (``undo()`` calls ``undoNestedGroup()``, the end
     /// of an event calls ``endUndoGrouping()``), so that a misuse trap inside names `call`.
     func route(from call: StaticString, _ body: () -> Void) {
-        let outer = storage.pointee.routedCall
-        storage.pointee.routedCall = call
+        let outer = state.routedCall
+        state.routedCall = call
         body()
         // Cleared even when an override did not call `super`, so that no later call inherits it.
-        storage.pointee.routedCall = outer
+        state.routedCall = outer
     }
 
     /// ``beginUndoGrouping()`` where the manager calls it: dynamically dispatched on an
@@ -110,7 +127,7 @@ extension UndoManager {
     /// their instructions (callgrind, W1), which is why they are skipped when they can be.
     @inline(__always)
     func beginUndoGroupingThroughOverrides() {
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             beginUndoGrouping()
         } else {
             openGroup()
@@ -121,7 +138,7 @@ extension UndoManager {
     /// (see ``beginUndoGroupingThroughOverrides()``).
     @inline(__always)
     func endUndoGroupingThroughOverrides(from caller: StaticString) {
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             route(from: caller) { endUndoGrouping() }
         } else {
             closeGroup(in: PublicCall("endUndoGrouping()", calledBy: caller), discardingEmpty: false)
@@ -131,7 +148,7 @@ extension UndoManager {
     /// ``canRedo`` where the manager asks it (see ``beginUndoGroupingThroughOverrides()``).
     @inline(__always)
     var canRedoThroughOverrides: Bool {
-        storage.pointee.isSubclassInstance ? canRedo : checkpointThenHasRedoGroup()
+        state.isSubclassInstance ? canRedo : checkpointThenHasRedoGroup()
     }
 
     /// ``canRedo``'s implementation: posts the checkpoint Apple posts when it is read.
@@ -145,8 +162,8 @@ extension UndoManager {
     /// it runs for when the manager called it. Takes the routed call, so that client code the
     /// member runs (actions, observers) does not inherit it.
     func takeRoutedCall(default name: StaticString) -> PublicCall {
-        defer { storage.pointee.routedCall = nil }
-        return PublicCall(name, calledBy: storage.pointee.routedCall)
+        defer { state.routedCall = nil }
+        return PublicCall(name, calledBy: state.routedCall)
     }
 }
 

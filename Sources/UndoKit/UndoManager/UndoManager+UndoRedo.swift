@@ -8,10 +8,10 @@ extension UndoManager {
             endUndoGroupingThroughOverrides(from: "undo()")
             automaticGroupIsPending = false
         }
-        guard undoStack.nesting == 0 && !storage.pointee.isRedoing else {
+        guard undoStack.nesting == 0 && !state.isRedoing else {
             programmerError(in: PublicCall("undo()"), "undo was called with too many nested undo groups")
         }
-        if storage.pointee.isSubclassInstance {
+        if state.isSubclassInstance {
             route(from: "undo()") { undoNestedGroup() }
         } else {
             undoNewestGroup(in: PublicCall("undoNestedGroup()", calledBy: "undo()"))
@@ -27,7 +27,7 @@ extension UndoManager {
         guard undoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: call, "call endUndoGrouping before calling this method")
         }
-        storage.pointee.isUndoing = true
+        state.isUndoing = true
         stopCoalescing()
         let undoesTopLevelGroup = undoStack.nesting == 0
         let redoStepsBefore = redoStack.topLevelCount
@@ -39,27 +39,29 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
+        // The step on its way to the redo stack, for the history tree.
+        let undone = undoesTopLevelGroup && state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
-        // The common case inline: further than one step from the mark, undo only brings it one
-        // step closer, and isClean does not change.
-        let distance = undoStack.cleanDistance
-        if undoesTopLevelGroup && distance > 1 {
-            undoStack.cleanDistance = distance - 1
-        } else {
-            cleanMarkAfterUndo(topLevel: undoesTopLevelGroup, inverseKept: redoStack.topLevelCount > redoStepsBefore)
+        // The close moved the step to the redo stack, unless its redo group stayed empty.
+        if let gone = ledger.endMove() {
+            markCleanAfterStepLeft(gone, how: .reverted)
+        }
+        if !undoesTopLevelGroup {
+            markCleanAfterNestedUndo()
         }
         // Two tests of the flag rather than one outside the tree test: the common undo then
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
         // to 5 instructions per undo for the single test, from the compiled code's layout).
-        if undoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterTopLevelUndo(of: undoneMetadata)
-        } else if !undoesTopLevelGroup && storage.pointee.historyTree != nil {
+        if undoesTopLevelGroup && state.historyTree != nil {
+            historyTreeAfterTopLevelUndo(of: undone)
+        } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
+        settle()
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
-        storage.pointee.isUndoing = false
+        state.isUndoing = false
         checkInvariantsInDebugBuilds()
     }
 
@@ -70,16 +72,15 @@ extension UndoManager {
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }
-        storage.pointee.isRedoing = true
+        state.isRedoing = true
         stopCoalescing()
         let redoesTopLevelGroup = undoStack.nesting == 0
         // A redo in the body of withUndoGroup(named:_:), whose rollback puts the step back.
         // An open scope has its group open, so the common redo (nothing open) tests only the
         // flag it computed anyway.
-        if !redoesTopLevelGroup && !storage.pointee.undoScopes.isEmpty {
-            parkRedoStackForScope()
+        if !redoesTopLevelGroup {
+            redoStackWillChangeInScope()
         }
-        let recorded = registrationIsEnabled
         post(.willRedoChange)
         beginUndoGroupingThroughOverrides()
         let redoneMetadata = redoStack.topMetadata
@@ -89,29 +90,23 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
-        // Before the close, whose trimming (levelsOfUndo, the byte budget) must see where the
-        // mark is once the redone step is on the stack. The common case inline: past the mark,
-        // a recorded redo moves one step further and isClean does not change.
-        let distance = undoStack.cleanDistance
-        let movesAwayFromTheMark = redoesTopLevelGroup && recorded && distance > 0
-        if movesAwayFromTheMark {
-            undoStack.cleanDistance = distance + 1
-        } else {
-            cleanMarkAfterRedo(topLevel: redoesTopLevelGroup, recorded: recorded)
-        }
+        let redone = state.historyTree != nil ? ledger.path[ledger.undoCount] : nil
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
-        if !movesAwayFromTheMark {
-            notifyIfCleanStateChanged(wasClean: distance == 0)
+        // The close moved the step to the undo stack, unless registration was disabled or a
+        // group open around it took its actions.
+        if let gone = ledger.endMove() {
+            markCleanAfterStepLeft(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
         }
         // Split as in undoNewestGroup(in:).
-        if redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneMetadata, topLevel: true)
-        } else if !redoesTopLevelGroup && storage.pointee.historyTree != nil {
-            historyTreeAfterRedo(of: redoneMetadata, topLevel: false)
+        if redoesTopLevelGroup && state.historyTree != nil {
+            historyTreeAfterRedo(of: redone, topLevel: true)
+        } else if !redoesTopLevelGroup && state.historyTree != nil {
+            historyTreeAfterRedo(of: redone, topLevel: false)
         }
+        settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
-        storage.pointee.isRedoing = false
+        state.isRedoing = false
         checkInvariantsInDebugBuilds()
     }
 
@@ -149,7 +144,7 @@ extension UndoManager {
     /// execute if `executing` (the group came off the redo stack), else undo.
     private func invokeSteps(of entries: StackEntries, executing: Bool) {
         targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
-        storage.pointee.invocationWasAborted = false
+        state.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
         // the weak reference once for the run and held until the run ends (spec H3), so an
         // action that releases the target's last other reference deallocates it after the
@@ -167,7 +162,7 @@ extension UndoManager {
             switch consume entry {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
                 let step = UndoStep(targetID: id, owner: owner, handler: handler)
-                if storage.pointee.invocationWasAborted { return }
+                if state.invocationWasAborted { return }
                 if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
@@ -180,7 +175,7 @@ extension UndoManager {
                         runTarget = reference.toOpaque()
                     }
                     if let borrowedObject {
-                        runCommand(step, on: borrowedObject, executing: executing)
+                        runCommand(consume step, on: borrowedObject, executing: executing)
                         // The rest of the run, without going round this loop for each step.
                         let aborted = runCommands(on: borrowedObject, from: entries, executing: executing)
                         // `runObject` holds the run's model; keep it past the calls.
@@ -244,17 +239,20 @@ extension UndoManager {
                 entries.unpopDetached(entry)
                 return false
             }
-            if storage.pointee.invocationWasAborted { return true }
-            if !storage.pointee.targetsRemovedDuringInvocation.isEmpty
-                && storage.pointee.targetsRemovedDuringInvocation.contains(modelID) {
+            if state.invocationWasAborted { return true }
+            if !state.targetsRemovedDuringInvocation.isEmpty
+                && state.targetsRemovedDuringInvocation.contains(modelID) {
                 continue
             }
             let keepsCommandInStep = run(
                 Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
             switch consume entry {
             case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
+                // The handler's context, a model the step retains, stays.
                 moveRunCommand(UndoStep(
-                    targetID: id, owner: stepOwner, handler: keepsCommandInStep ? ErasedHandler(inlineBits: bits) : handler))
+                    targetID: id, owner: stepOwner,
+                    handler: keepsCommandInStep && bits != handler.inlineBits
+                        ? handler.replacingInlineBits(with: bits) : handler))
             case .begin, .end:
                 preconditionFailure("UndoManager: a step turned into a group mark")
             }
@@ -278,6 +276,12 @@ extension UndoManager {
             return
         }
         if step.owner.keepsCommandInStep {
+            // A step that retains its model (perform(_:retaining:)) holds it while it runs and
+            // after: no load, no release.
+            if let model = step.handler.retainedModel {
+                runCommand(step, on: model, executing: executing)
+                return
+            }
             // The model is loaded, and held, for this one step.
             guard let model = unsafeDowncast(step.owner, to: CommandEntry.self).model else { return }
             runCommand(step, on: Unmanaged.passUnretained(model), executing: executing)
@@ -302,7 +306,7 @@ extension UndoManager {
         var bits = step.handler.inlineBits
         if run(Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self)),
                bits: &bits, on: model, executing: executing) {
-            step.handler = ErasedHandler(inlineBits: bits)
+            if bits != step.handler.inlineBits { step.handler = step.handler.replacingInlineBits(with: bits) }
         }
         moveRunCommand(step)
     }
@@ -334,7 +338,7 @@ extension UndoManager {
         // No local binding of the entry on the plain path: one kept the entry alive beside
         // the step that `register` consumes, a retain and a release per undo and per redo
         // (callgrind, W1 with commands: 48 instructions, two atomic operations).
-        if storage.pointee.isSubclassInstance,
+        if state.isSubclassInstance,
            let model = unsafeDowncast(step.owner, to: CommandEntry.self).model {
             // Overrides see the inverse registration, as they would a handler's.
             recordThroughOverrides(unsafeDowncast(step.owner, to: CommandEntry.self), on: model)
@@ -343,8 +347,8 @@ extension UndoManager {
             // what `register` does there, without its checks for a new edit (redo to end, the
             // event's group to open), which apply only outside undo and redo. A step may have
             // closed that group, or run outside undo (the coordinator's replay): `register`.
-            let stack = stacks + (storage.pointee.isUndoing ? 1 : 0)
-            if (storage.pointee.isUndoing || storage.pointee.isRedoing) && stack.pointee.nesting > 0 {
+            let stack = stacks + (state.isUndoing ? 1 : 0)
+            if (state.isUndoing || state.isRedoing) && stack.pointee.nesting > 0 {
                 stack.pointee.pushAction(step)
                 checkInvariantsInDebugBuilds()
             } else {

@@ -80,6 +80,10 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
+    /// The part of the step ledger both stacks share (see ``SharedLedger``); read through
+    /// ``ledger``.
+    let sharedLedger: UnsafeMutablePointer<SharedLedger>
+
     /// The run loop whose passes end this manager's automatic groups.
     ///
     /// A manager made with ``init()`` has a loop of its own, driven by the event loop the
@@ -142,9 +146,9 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     public override init() {
-        (storage, stacks, stackEntries) = Self.allocateState()
+        (storage, stacks, stackEntries, sharedLedger) = Self.allocateState()
         super.init()
-        storage.pointee.isSubclassInstance = type(of: self) != UndoManager.self
+        state.isSubclassInstance = type(of: self) != UndoManager.self
     }
 
     /// Creates a manager whose automatic groups close when `runLoop` ends a pass.
@@ -172,6 +176,8 @@ open class UndoManager: NSObject {
         stacks.deallocate()
         stackEntries.deinitialize(count: 1)
         stackEntries.deallocate()
+        sharedLedger.deinitialize(count: 1)
+        sharedLedger.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
@@ -465,8 +471,8 @@ open class UndoManager: NSObject {
     /// manager.endUndoGrouping()
     /// ```
     open var groupsByEvent: Bool {
-        get { storage.pointee.groupsByEvent }
-        set { storage.pointee.groupsByEvent = newValue }
+        get { state.groupsByEvent }
+        set { state.groupsByEvent = newValue }
     }
 
     /// The run-loop modes in which the end of an event closes the automatic group. The
@@ -479,8 +485,8 @@ open class UndoManager: NSObject {
     /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
     /// ```
     open var runLoopModes: [RunLoop.Mode] {
-        get { storage.pointee.runLoopModes }
-        set { storage.pointee.runLoopModes = newValue }
+        get { state.runLoopModes }
+        set { state.runLoopModes = newValue }
     }
 
     // MARK: Enabling and disabling undo
@@ -496,7 +502,7 @@ open class UndoManager: NSObject {
     /// manager.enableUndoRegistration()
     /// ```
     open func disableUndoRegistration() {
-        storage.pointee.registrationDisableCount += 1
+        state.registrationDisableCount += 1
         publishObservableChanges()
     }
 
@@ -536,7 +542,7 @@ open class UndoManager: NSObject {
     /// ```
     open var isUndoing: Bool {
         trackRead(.isUndoing, \.isUndoing)
-        return storage.pointee.isUndoing
+        return state.isUndoing
     }
 
     /// Whether a redo is in progress: true while ``redo()`` runs.
@@ -546,7 +552,7 @@ open class UndoManager: NSObject {
     /// ```
     open var isRedoing: Bool {
         trackRead(.isRedoing, \.isRedoing)
-        return storage.pointee.isRedoing
+        return state.isRedoing
     }
 
     // MARK: Clearing undo operations

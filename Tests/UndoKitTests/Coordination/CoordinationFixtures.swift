@@ -52,15 +52,15 @@ struct CoordinationOrder: Equatable, CustomStringConvertible {
 }
 
 extension UndoCoordinator {
-    /// The names of the ordered steps, read from the groups that carry their tokens.
+    /// The names of the ordered steps, read from the groups of their step ids.
     func order() -> CoordinationOrder {
-        synchronizeIfNeeded()
+        dropGoneMembers()
         func name(of step: Step, onRedoStack: Bool) -> String {
             guard let manager = step.member.manager else { return "<gone>" }
-            let (tokens, metadata) = onRedoStack
-                ? (manager.redoStack.closedTopLevelTokens(), manager.redoStack.closedTopLevelMetadata())
-                : (manager.undoStack.closedTopLevelTokens(), manager.undoStack.closedTopLevelMetadata())
-            guard let index = tokens.firstIndex(of: step.token) else { return "<missing>" }
+            let (ids, metadata) = onRedoStack
+                ? (manager.redoStack.steps.ids, manager.redoStack.closedTopLevelMetadata())
+                : (manager.undoStack.steps.ids, manager.undoStack.closedTopLevelMetadata())
+            guard let index = ids.firstIndex(of: step.id) else { return "<missing>" }
             return metadata[index]?.name ?? ""
         }
         return CoordinationOrder(

@@ -199,10 +199,12 @@ private struct CoordinationReferenceModel {
             serial += 1
             members[slot].openSerial = serial
         }
+        // A group opened again in the pass (after endEventGroup() or an undo ended the first)
+        // closes behind the groups opened since: a tick ends groups in the order they opened,
+        // as the coordinator's undo() does.
         let generation = members[slot].generation
-        if !loopList.contains(where: { $0.slot == slot && $0.generation == generation }) {
-            loopList.append((slot, generation))
-        }
+        loopList.removeAll { $0.slot == slot && $0.generation == generation }
+        loopList.append((slot, generation))
     }
 
     private var openSlotsInEndingOrder: [Int] {

@@ -488,8 +488,8 @@ struct CoordinationUndoCoordinatorTests {
 
     // MARK: Storage
 
-    @Test("Tagging expands a collapsed single-action group and keeps every invariant")
-    func taggingExpandsSingleton() {
+    @Test("Attaching keeps collapsed single-action groups and every invariant: steps are ordered by id")
+    func attachingKeepsSingletons() {
         let loop = SimulatedRunLoop()
         let manager = UndoManager(runLoop: loop)
         let counter = CoordinationCounter()
@@ -499,11 +499,11 @@ struct CoordinationUndoCoordinatorTests {
             Issue.record("expected a collapsed group, got \(manager.undoStack.entries.elements)")
         }
         let coordinator = UndoCoordinator()
-        coordinator.attach(manager)   // adopts it: tagged, so expanded
+        coordinator.attach(manager)   // adopts it: ordered by its step id, the entry untouched
         counter.add(2, using: manager)
-        loop.tick()                   // tagged on close: expanded too
+        loop.tick()                   // a new step: ordered by its id too
         let entryCount = manager.undoStack.entries.count
-        #expect(entryCount == 6)
+        #expect(entryCount == 2)
         manager.checkInvariants()
         #expect(manager.undoCount == 2 && manager.undoActionName == "")
         coordinator.undo()

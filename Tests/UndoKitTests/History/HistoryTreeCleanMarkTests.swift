@@ -16,12 +16,12 @@ struct HistoryTreeCleanMarkTests {
         return (manager, TreeDocument(manager: manager))
     }
 
-    private static func node(named name: String, in manager: UndoManager) -> UndoTree.Node? {
-        manager.historyTree.nodes.first { $0.actionName == name }
+    private static func node(named name: String, in manager: UndoManager) throws -> UndoTree.Node {
+        try #require(manager.historyTree.nodes.first { $0.actionName == name })
     }
 
     @Test("removing the step between the current node and a mark on a branch loses the mark")
-    func removalBetweenTheCurrentNodeAndTheMark() {
+    func removalBetweenTheCurrentNodeAndTheMark() throws {
         let (manager, document) = Self.makeManager()
         let other = TreeDocument(manager: manager)
         document.add(1)
@@ -29,7 +29,7 @@ struct HistoryTreeCleanMarkTests {
         manager.undo()
         other.add(5)  // the marked step is now on a branch
         manager.removeAllActions(withTarget: other)  // its step goes, its change stays
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(other.items == [5])
         #expect(!manager.isClean)
@@ -39,18 +39,18 @@ struct HistoryTreeCleanMarkTests {
     /// in place, and `go(to:)` brought that one back: there is one mark, and the new one
     /// replaces it.
     @Test("markClean() moves the mark: an earlier mark on a branch does not come back")
-    func markCleanForgetsAnEarlierMarkOnABranch() {
+    func markCleanForgetsAnEarlierMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         manager.markClean()  // saved: [1]
         manager.undo()
         document.add(2)  // step 1 and its mark on a branch
-        manager.go(to: nil)
+        manager.goToStart()
         manager.markClean()  // saved: []
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(!manager.isClean)
-        manager.go(to: nil)
+        manager.goToStart()
         #expect(manager.isClean)
     }
 
@@ -59,7 +59,7 @@ struct HistoryTreeCleanMarkTests {
     /// A rolled-back `withUndoGroup` leaves the clean mark as it found it (spec J.2): a
     /// `markClean()` in its body does not take away a mark lying on a branch.
     @Test("a rolled-back withUndoGroup that marked clean puts the mark on the branch back")
-    func rolledBackMarkCleanKeepsTheMarkOnABranch() {
+    func rolledBackMarkCleanKeepsTheMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         manager.markClean()  // saved: [1]
@@ -71,14 +71,14 @@ struct HistoryTreeCleanMarkTests {
             throw Failure()
         }
         #expect(document.items == [2])
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(manager.isClean)
     }
 
     /// What the body removed stays removed, and so does its effect on the mark.
     @Test("a rolled-back withUndoGroup whose removal cut the path to the mark on a branch keeps it lost")
-    func rolledBackRemovalKeepsTheMarkLost() {
+    func rolledBackRemovalKeepsTheMarkLost() throws {
         let (manager, document) = Self.makeManager()
         let other = TreeDocument(manager: manager)
         document.add(1)
@@ -89,7 +89,7 @@ struct HistoryTreeCleanMarkTests {
             manager.removeAllActions(withTarget: other)  // "Add 5" goes, its change stays
             throw Failure()
         }
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(other.items == [5])
         #expect(!manager.isClean)
@@ -102,7 +102,7 @@ struct HistoryTreeCleanMarkTests {
     /// before those steps became a branch; spec R10 ends redo (step 6) before the close
     /// (step 7).
     @Test("an empty step after undoing past the mark keeps the mark on the branch")
-    func emptyStepKeepsTheMarkOnTheBranch() {
+    func emptyStepKeepsTheMarkOnTheBranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         manager.markClean()
@@ -111,7 +111,7 @@ struct HistoryTreeCleanMarkTests {
         manager.setActionName("Empty")
         manager.endUndoGrouping()
         #expect(manager.historyTree.nodes.count == 2)
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(manager.isClean)
     }
@@ -120,7 +120,7 @@ struct HistoryTreeCleanMarkTests {
     /// the mark unreachable; UndoKit applied that rule (and the other undo and redo ones) to
     /// a mark on the stacks only.
     @Test("a redo with registration disabled, away from a mark on a branch, makes it unreachable")
-    func unrecordedRedoAwayFromAMarkOnABranch() {
+    func unrecordedRedoAwayFromAMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         manager.markClean()  // saved: [1]
@@ -130,14 +130,14 @@ struct HistoryTreeCleanMarkTests {
         manager.disableUndoRegistration()
         manager.redo()  // 2 is back, with no step to undo it
         manager.enableUndoRegistration()
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [2, 1])
         #expect(!manager.isClean)
     }
 
     /// Unrecorded, a redo toward the mark still gets there: its changes stay in place.
     @Test("a redo with registration disabled, toward a mark on a branch below it, keeps the mark")
-    func unrecordedRedoTowardAMarkOnABranch() {
+    func unrecordedRedoTowardAMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         document.add(2)
@@ -149,7 +149,7 @@ struct HistoryTreeCleanMarkTests {
         manager.disableUndoRegistration()
         manager.redo()  // 1 is back, with no step to undo it
         manager.enableUndoRegistration()
-        manager.go(to: Self.node(named: "Add 2", in: manager))
+        manager.go(to: try Self.node(named: "Add 2", in: manager))
         #expect(document.items == [1, 2])
         #expect(manager.isClean)
     }
@@ -157,7 +157,7 @@ struct HistoryTreeCleanMarkTests {
     /// "Undoing past the mark with a step whose actions registered no inverse (nothing to
     /// redo)" makes it unreachable, on a branch below that step too.
     @Test("an undo that leaves nothing to redo, above a mark on a branch, makes it unreachable")
-    func undoLeavingNothingToRedoAboveAMarkOnABranch() {
+    func undoLeavingNothingToRedoAboveAMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         manager.beginUndoGrouping()
         manager.setActionName("A")
@@ -169,7 +169,7 @@ struct HistoryTreeCleanMarkTests {
         document.add(2)  // step 1 and its mark on a branch below A
         manager.undo()
         manager.undo()  // A leaves the tree
-        manager.go(to: Self.node(named: "Add 1", in: manager))
+        manager.go(to: try Self.node(named: "Add 1", in: manager))
         #expect(document.items == [1])
         #expect(!manager.isClean)
     }
@@ -177,7 +177,7 @@ struct HistoryTreeCleanMarkTests {
     /// "The rare nested undo or redo inside an open group while the mark needs redos": a
     /// redo nested in an open group takes its step off the tree, and a mark below it with it.
     @Test("a redo nested in an open group, above a mark on a branch, makes it unreachable")
-    func nestedRedoAboveAMarkOnABranch() {
+    func nestedRedoAboveAMarkOnABranch() throws {
         let (manager, document) = Self.makeManager()
         document.add(1)
         document.add(2)
@@ -190,7 +190,7 @@ struct HistoryTreeCleanMarkTests {
         manager.redo()  // step 1's actions join the open group
         manager.endUndoGrouping()
         manager.undo()
-        manager.go(to: Self.node(named: "Add 2", in: manager))
+        manager.go(to: try Self.node(named: "Add 2", in: manager))
         #expect(document.items == [2])
         #expect(!manager.isClean)
     }

@@ -43,16 +43,16 @@ struct HistoryTreeOrphanTests {
     }
 
     @Test("go(to:) a node below the step that left")
-    func goBelowAStepThatLeft() {
+    func goBelowAStepThatLeft() throws {
         let (manager, document) = Self.branchBelowAStepThatLeft()
-        manager.go(to: manager.historyTree.nodes.first { $0.actionName == "Add 1" })
+        manager.go(to: try #require(manager.historyTree.nodes.first { $0.actionName == "Add 1" }))
         #expect(document.items == [1])
     }
 
     /// A redo with registration disabled leaves its changes with no step to undo them: the
     /// redone step leaves the tree, and the branch below it moves up to the current node.
     @Test("a redo with registration disabled takes its step out; the branch below it moves up")
-    func unrecordedRedoMovesTheBranchUp() {
+    func unrecordedRedoMovesTheBranchUp() throws {
         let manager = UndoManager()
         manager.groupsByEvent = false
         manager.keepsRedoBranches = true
@@ -70,14 +70,14 @@ struct HistoryTreeOrphanTests {
         #expect(tree.nodes.map(\.actionName).sorted() == ["Add 2", "Add 3"])
         #expect(tree.nodes.allSatisfy { $0.parent == nil })
         #expect(tree.roots.count == 2)
-        manager.go(to: tree.nodes.first { $0.actionName == "Add 2" })
+        manager.go(to: try #require(tree.nodes.first { $0.actionName == "Add 2" }))
         #expect(document.items == [1, 2])
     }
 
     /// A redo nested in an open group puts the redone step's actions in that group: the
     /// step leaves the tree, and the branch below it moves up to the current node.
     @Test("a redo nested in an open group takes its step out; the branch below it moves up")
-    func nestedRedoMovesTheBranchUp() {
+    func nestedRedoMovesTheBranchUp() throws {
         let manager = UndoManager()
         manager.groupsByEvent = false
         manager.keepsRedoBranches = true
@@ -97,7 +97,7 @@ struct HistoryTreeOrphanTests {
         #expect(branch?.parent == nil)
         #expect(tree.roots.count == 2)
         // Below the start now: going there undoes the new step (1 goes with it), then redoes 2.
-        manager.go(to: branch)
+        manager.go(to: try #require(branch))
         #expect(document.items == [2])
     }
 }

@@ -45,7 +45,7 @@ struct HistoryTreePersistenceTests {
             switch Int.random(in: 0..<6, using: &random) {
             case 0...2: add(step, to: list, in: manager)
             case 3: manager.undo()
-            case 4: manager.go(to: manager.historyTree.nodes.randomElement(using: &random))
+            case 4: manager.go(toNodeOrStart: manager.historyTree.nodes.randomElement(using: &random))
             default:
                 if Int.random(in: 0..<4, using: &random) == 0 { manager.markClean() }
             }
@@ -86,8 +86,8 @@ struct HistoryTreePersistenceTests {
             #expect(copy.items == list.items)
             #expect(restored.isClean == manager.isClean)
         }
-        manager.go(to: nil)
-        restored.go(to: nil)
+        manager.goToStart()
+        restored.goToStart()
         #expect(copy.items == list.items && list.items.isEmpty)
     }
 
@@ -182,7 +182,7 @@ struct UndoableValueHistoryTests {
         restoredManager.go(to: restoredManager.historyTree.nodes[1])
         #expect(restored.value == "ab")
         #expect(changes == ["undo: ac → a", "redo: a → ab"])
-        restoredManager.go(to: nil)
+        restoredManager.goToStart()
         #expect(restored.value == "")
     }
 }

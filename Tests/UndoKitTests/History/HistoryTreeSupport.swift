@@ -164,3 +164,16 @@ struct ReferenceTree {
         go(to: later)
     }
 }
+
+extension UndoManager {
+    /// Goes to `node`, or to the start for `nil`: for the randomized tests, whose picks include
+    /// the start on purpose (``UndoManager/go(to:)`` takes a node, so that a failed lookup is
+    /// never mistaken for the start).
+    func go(toNodeOrStart node: UndoTree.Node?) {
+        if let node {
+            go(to: node)
+        } else {
+            goToStart()
+        }
+    }
+}

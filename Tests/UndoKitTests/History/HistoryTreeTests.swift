@@ -55,7 +55,7 @@ struct HistoryTreeTests {
         #expect(manager.historyTree.current == tree.nodes[1].id)
         manager.undo()
         #expect(manager.redoActionName == "Add 2")   // the branch go(to:) took
-        manager.go(to: nil)
+        manager.goToStart()
         #expect(document.items.isEmpty)
         #expect(manager.historyTree.nodes.count == 3)
     }
@@ -151,7 +151,7 @@ struct HistoryTreeTests {
                 let ids = Array(model.nodes.keys) + [0]
                 let pick = ids.randomElement(using: &random)!
                 let target = pick == 0 ? nil : manager.historyTree.node(UndoTree.NodeID(rawValue: pick))
-                manager.go(to: target); model.go(to: pick == 0 ? nil : pick)
+                manager.go(toNodeOrStart: target); model.go(to: pick == 0 ? nil : pick)
                 log.append("go \(pick)")
             case 8:
                 manager.goToEarlierState(); model.goEarlier()
@@ -188,7 +188,7 @@ struct HistoryTreeTests {
                 let ids = Array(model.nodes.keys) + [0]
                 let pick = ids.randomElement(using: &random)!
                 let target = pick == 0 ? nil : manager.historyTree.node(UndoTree.NodeID(rawValue: pick))
-                manager.go(to: target); model.go(to: pick == 0 ? nil : pick)
+                manager.go(toNodeOrStart: target); model.go(to: pick == 0 ? nil : pick)
                 log.append("go \(pick)")
             }
             expectMatches(manager, document, model, "seed \(seed) after \(log.suffix(6))")
@@ -211,8 +211,8 @@ struct HistoryTreeTests {
             let tree = manager.historyTree
             let items = document.items
             let start = tree.current.map { tree[$0] }
-            manager.go(to: tree.nodes.randomElement(using: &random))
-            manager.go(to: start)
+            manager.go(toNodeOrStart: tree.nodes.randomElement(using: &random))
+            manager.go(toNodeOrStart: start)
             #expect(document.items == items)
             let after = manager.historyTree
             #expect(after.current == tree.current)
@@ -240,7 +240,7 @@ struct HistoryTreeInteractionTests {
         manager.undo()
         document.add(2)                 // step 1 is now on a branch
         #expect(!manager.isClean)
-        manager.go(to: manager.historyTree.node(saved!))
+        manager.go(to: manager.historyTree.node(saved!)!)
         #expect(document.items == [1])
         #expect(manager.isClean)
         manager.undo()
@@ -388,9 +388,9 @@ struct HistoryTreeInteractionTests {
         #expect(manager.historyTree.current == merged, "the second edit merged into that step")
         manager.undo()
         #expect(manager.currentHistoryNodeID == second)
-        manager.go(to: UndoTree.Node?.none)
+        manager.goToStart()
         #expect(manager.currentHistoryNodeID == nil)
-        manager.go(to: manager.historyTree.node(merged!))
+        manager.go(to: manager.historyTree.node(merged!)!)
         #expect(manager.currentHistoryNodeID == merged)
     }
 
@@ -421,7 +421,7 @@ struct HistoryTreeInteractionTests {
     }
 
     @Test("go(to:) posts each step's notifications and goes through overridable undo() and redo()")
-    func stepsAreUndosAndRedos() {
+    func stepsAreUndosAndRedos() throws {
         final class Counting: UndoManager {
             var calls: [String] = []
             override func undo() { calls.append("undo"); super.undo() }
@@ -444,7 +444,7 @@ struct HistoryTreeInteractionTests {
             default: break
             }
         }
-        manager.go(to: manager.historyTree.nodes.first { $0.actionName == "Add 2" })
+        manager.go(to: try #require(manager.historyTree.nodes.first { $0.actionName == "Add 2" }))
         #expect(manager.calls == ["undo", "redo"])
         #expect(events == ["didUndo", "didRedo"])
         #expect(document.items == [1, 2])
@@ -459,7 +459,7 @@ struct HistoryTreeInteractionTests {
         document.append(1)
         manager.runLoop.tick()
         document.append(2)              // the event's group is still open
-        manager.go(to: nil)
+        manager.goToStart()
         #expect(document.items == [])
         #expect(manager.historyTree.nodes.count == 2)
     }
@@ -477,21 +477,33 @@ struct HistoryTreeInteractionTests {
         #expect(manager.redoActionName == "Add 3")
     }
 
-    @Test("misuse stops the program with the call and the fix", arguments: ["open group", "during undo", "unknown node"])
-    func traps(situation: String) async {
+    @Test("misuse stops the program with the call and the fix", arguments: [
+        ("open group", "go(to:)"), ("during undo", "go(to:)"), ("unknown node", "go(to:)"),
+        ("start with a group open", "goToStart()"), ("start during undo", "goToStart()"),
+    ])
+    func traps(situation: String, call: String) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [situation] in
             let manager = UndoManager()
             manager.groupsByEvent = false
             manager.keepsRedoBranches = true
             let document = TreeDocument(manager: manager)
             document.add(1)
+            let first = manager.historyTree.nodes[0]
             switch situation {
             case "open group":
                 manager.beginUndoGrouping()
-                manager.go(to: nil)
+                manager.go(to: first)
             case "during undo":
                 manager.beginUndoGrouping()
-                manager.registerUndo(withTarget: document) { _ in manager.go(to: nil) }
+                manager.registerUndo(withTarget: document) { _ in manager.go(to: first) }
+                manager.endUndoGrouping()
+                manager.undo()
+            case "start with a group open":
+                manager.beginUndoGrouping()
+                manager.goToStart()
+            case "start during undo":
+                manager.beginUndoGrouping()
+                manager.registerUndo(withTarget: document) { _ in manager.goToStart() }
                 manager.endUndoGrouping()
                 manager.undo()
             default:
@@ -500,11 +512,11 @@ struct HistoryTreeInteractionTests {
                 let otherDocument = TreeDocument(manager: other)
                 otherDocument.add(1)
                 otherDocument.add(2)
-                manager.go(to: other.historyTree.nodes.last)
+                manager.go(to: other.historyTree.nodes[1])
             }
         }
         let output = result.standardErrorText
-        #expect(output.contains("go(to:)"))
+        #expect(output.contains(call))
         #expect(output.contains("Fix:"))
     }
 }

@@ -198,6 +198,7 @@ extension ModelBased.Reference {
             keepsRedoBranches = flag
             if flag {
                 undoStack.limit = 0
+                undoStack.costLimit = 0
                 if trimTree() > 0 {
                     cover("turning branches on trimmed the tree")
                     mayCoalesce = false
@@ -212,6 +213,7 @@ extension ModelBased.Reference {
                     loseBranchMark("branches dropped")
                 }
                 undoStack.limit = levelsOfUndo
+                undoStack.costLimit = actionCostLimit
             }
         }
     }
@@ -288,17 +290,37 @@ extension ModelBased.Reference {
     /// an open top-level group). While over, the least recently visited leaf off the path
     /// to the current node goes (a branch tip, or the end of the redo path); with only that
     /// path left, its oldest step goes, as on Apple platforms. Returns how many went.
+    ///
+    /// Issue 26: `actionCostLimit` counts every node's cost too (and the open group's, as
+    /// `totalActionCost` does), and trims the same way, but it never drops the last node
+    /// left, nor the current node ("one step larger than the budget stays, alone";
+    /// "keeping at least the newest closed step").
     @discardableResult
     func trimTree() -> Int {
-        guard keepsRedoBranches && levelsOfUndo > 0 else { return 0 }
+        guard keepsRedoBranches && (levelsOfUndo > 0 || actionCostLimit > 0) else { return 0 }
         var trimmed = 0
         while true {
             let tree = tree
             let total = tree.parent.count + (undoStack.nesting > 0 ? 1 : 0)
-            guard total > levelsOfUndo else { break }
+            let overCount = levelsOfUndo > 0 && total > levelsOfUndo
+            let cost = undoStack.totalCost + redoStack.totalCost + branchSteps.values.reduce(0) { $0 + $1.info.cost }
+            let overCost = actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count > 1
+            if actionCostLimit > 0 && cost > actionCostLimit && tree.parent.count == 1 && undoStack.nesting > 0 {
+                cover(
+                    tree.path.isEmpty
+                        ? "tree over the budget kept its only step, off the path, while a group is open"
+                        : "tree over the budget kept its only step while a group is open")
+            }
+            guard overCount || overCost else { break }
+            if overCost && !overCount {
+                cover("tree trimmed by cost")
+            }
             let onPath = Set(tree.path)
             let parents = Set(tree.parent.values.compactMap { $0 })
             let leaves = tree.parent.keys.filter { !onPath.contains($0) && !parents.contains($0) }
+            if !overCount && leaves.isEmpty && tree.path.count < 2 {
+                break
+            }
             if let leaf = leaves.min(by: { (lastVisit[$0] ?? 0, $0) < (lastVisit[$1] ?? 0, $1) }) {
                 if branchSteps[leaf] != nil {
                     branchSteps[leaf] = nil
@@ -313,11 +335,12 @@ extension ModelBased.Reference {
                     }
                     redoStack.dropOldestTopLevelGroup()
                     redoStack.droppedDepths = []
+                    redoStack.droppedByCost = []
                     cover("tree trimmed the end of the redo path")
                 }
             } else if !tree.path.isEmpty {
                 // `checkTrimmedGroups()` checks the clean mark against it.
-                undoStack.dropOldestTopLevelGroup()
+                undoStack.dropOldestTopLevelGroup(byCost: !overCount)
                 cover("tree trimmed the oldest step of the path")
             } else {
                 break

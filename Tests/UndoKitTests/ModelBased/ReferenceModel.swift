@@ -24,6 +24,9 @@ extension ModelBased {
         /// redo, as the rest of the metadata does (spec R19.6, R21.5).
         var node: UInt64?
         var date: Int?
+        /// Issue 26: the bytes `setActionCost(_:)` added to the group (LimitingUndoMemory.md).
+        /// It travels with the group through undo and redo, as the rest of the metadata does.
+        var cost = 0
     }
 
     /// One entry of a stack (spec B): groups are begin/end marks around their contents.
@@ -42,9 +45,16 @@ extension ModelBased {
         private(set) var count = 0
         /// `levelsOfUndo`; only ever non-zero on the undo stack (spec R28).
         var limit = 0
+        /// Issue 26: `actionCostLimit`; only ever non-zero on the undo stack ("redo steps are
+        /// never dropped").
+        var costLimit = 0
+        /// Issue 26: how many top-level groups the cost limit dropped (coverage only).
+        var costDrops = 0
         /// Issue 10: for each top-level group trimmed, how many closed top-level groups were
         /// newer than it; the reference takes them to check its clean mark.
         var droppedDepths: [Int] = []
+        /// Issue 26: for each of `droppedDepths`, whether the cost limit dropped it.
+        var droppedByCost: [Bool] = []
 
         /// Top-level groups that are closed.
         var closedCount: Int { nesting > 0 ? count - 1 : count }
@@ -81,6 +91,37 @@ extension ModelBased {
             nesting -= 1
             if nesting == 0 && limit > 0 && count > limit {
                 dropOldestTopLevelGroup()
+            }
+            // Issue 26: after a top-level group closes, the oldest steps go while the total
+            // is over the budget, never the step just closed. Both limits apply together.
+            if nesting == 0 {
+                trimToCostLimit()
+            }
+        }
+
+        /// Issue 26: the sum of the costs of the top-level groups, an open one included
+        /// (`totalActionCost` on the undo stack).
+        var totalCost: Int {
+            var depth = 0
+            var total = 0
+            for entry in entries {
+                switch entry {
+                case let .begin(info):
+                    if depth == 0 { total += info.cost }
+                    depth += 1
+                case .end: depth -= 1
+                case .action: break
+                }
+            }
+            return total
+        }
+
+        /// Issue 26: drops the oldest closed top-level groups while the total is over
+        /// `costLimit`, keeping at least the newest closed one (LimitingUndoMemory.md).
+        mutating func trimToCostLimit() {
+            while costLimit > 0 && totalCost > costLimit && closedCount > 1 {
+                dropOldestTopLevelGroup(byCost: true)
+                costDrops += 1
             }
         }
 
@@ -141,8 +182,9 @@ extension ModelBased {
             }
         }
 
-        mutating func dropOldestTopLevelGroup() {
+        mutating func dropOldestTopLevelGroup(byCost: Bool = false) {
             droppedDepths.append(closedCount - 1)
+            droppedByCost.append(byCost)
             let end = endIndex(ofGroupStartingAt: 0)
             precondition(end != nil, "model: the oldest top-level group is open")
             entries.removeSubrange(0..<end!)
@@ -330,6 +372,8 @@ extension ModelBased {
             // ("takes the newer group's name, key and close time", CoalescingSteps.md).
             older.date = newer.date
             older.isDiscardable = older.isDiscardable && newer.isDiscardable
+            // Issue 26: "its cost is the sum of both" (CoalescingSteps.md).
+            older.cost += newer.cost
             older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
             entries[start] = .begin(older)
             entries.removeSubrange((open - 1)...open)
@@ -548,6 +592,24 @@ extension ModelBased {
         /// onto the redo path.
         var cleanBranchNode: UInt64?
 
+        // Issue 26: costs, ending the event by hand, and what a coordinator hears
+        // (ReferenceModel+Costs.swift, ReferenceModel+Coordinator.swift).
+
+        /// `actionCostLimit`. Without branches it is the undo stack's budget; with them the
+        /// whole tree is held to it instead.
+        var actionCostLimit = 0
+        /// Whether the open top-level group of the undo stack is the event's automatic group
+        /// (opened by R5), not an explicit group begun after the automatic one was closed by
+        /// hand: `endEventGroup()` closes only the former.
+        var automaticGroupIsOpen = false
+        /// What a coordinator model hears of this manager while attached: set by the
+        /// coordinator model, nil otherwise.
+        var coordination: ((CoordinationEvent) -> Void)?
+        /// When `autoPending` was last set, by `armingClock` (a shared run loop's order of
+        /// arming, which its tick follows).
+        var armedAt = 0
+        var armingClock: (() -> Int)?
+
         var isClean: Bool { cleanDistance == 0 }
 
         /// Runs `body`, then reports a change of `isClean` as the observer would see it.
@@ -571,12 +633,16 @@ extension ModelBased {
 
         /// Checks the groups trimmed from the undo stack since the last call against the mark.
         func checkTrimmedGroups() {
-            for depth in undoStack.droppedDepths {
+            for (depth, byCost) in zip(undoStack.droppedDepths, undoStack.droppedByCost) {
                 if !cleanIncludesOpenGroup, let distance = cleanDistance, distance >= depth {
+                    if byCost {
+                        cover("clean mark lost: trimmed by the cost limit")
+                    }
                     loseCleanMark("trimmed")
                 }
             }
             undoStack.droppedDepths = []
+            undoStack.droppedByCost = []
         }
 
         var isBusy: Bool { isUndoing || isRedoing }
@@ -703,10 +769,13 @@ extension ModelBased {
             case .setKeepsRedoBranches:
                 return nil
             case .goTo:
-                if let trap = walkTrap("go(to:)") { return trap }
+                // A jump to the start is goToStart(), which names itself in the trap.
+                let call = historyTarget(for: step) == nil ? "goToStart()" : "go(to:)"
+                if let trap = walkTrap("go(to:)", naming: call) { return trap }
                 return unsettledJump(to: historyTarget(for: step))
             case .goToRemoved:
-                if let trap = walkTrap("go(to:)") { return trap }
+                let call = historyTarget(for: step) == nil ? "goToStart()" : "go(to:)"
+                if let trap = walkTrap("go(to:)", naming: call) { return trap }
                 guard historyTarget(for: step) != nil else {
                     return SkipReason(rule: "J.3 go(to:) a removed node", detail: nil, situation: "no node has left the tree")
                 }
@@ -715,13 +784,28 @@ extension ModelBased {
                 return walkTrap("goToEarlierState()")
             case .goToLaterState:
                 return walkTrap("goToLaterState()")
+            case .perform:
+                // Issue 26: a registration like any other (UndoManager.perform(_:on:)'s
+                // precondition).
+                return isEnabled && !canReachOpenGroup ? trap("E6 (perform)", mustBegin, noGroupSituation) : nil
+            case let .setCost(bytes):
+                // AvoidingMisuse.md: a negative cost traps whatever the state; the missing
+                // group only where the setter is not ignored.
+                if bytes < 0 {
+                    return trap("setActionCost negative", "needs a cost of 0 or more", "negative cost")
+                }
+                return isEnabled && !canReachOpenGroup
+                    ? trap("E7 (setActionCost)", "must begin a group before setting an undo action cost", noGroupSituation)
+                    : nil
+            case .setCostLimit, .endEventGroup:
+                return nil
             }
         }
 
         /// Issue 20: `go(to:)` and the chronological steps stop the program, naming the call,
         /// when a group is open after they closed the event's automatic group (as `undo()`
         /// closes it: not while registration is disabled).
-        private func walkTrap(_ call: String) -> SkipReason? {
+        private func walkTrap(_ call: String, naming calledName: String? = nil) -> SkipReason? {
             let closesAutomaticGroup = autoPending && undoStack.nesting == 1 && isEnabled
             let remaining = closesAutomaticGroup ? 0 : undoStack.nesting
             guard remaining != 0 else { return nil }
@@ -729,7 +813,7 @@ extension ModelBased {
                 remaining >= 2
                 ? "two or more levels open"
                 : autoPending ? "automatic group not closed: registration disabled" : "explicit group open"
-            return SkipReason(rule: "J.3 \(call) with a group open", detail: call, situation: situation)
+            return SkipReason(rule: "J.3 \(call) with a group open", detail: calledName ?? call, situation: situation)
         }
 
         /// Issue 20: the node a `go(to:)` step names, picked from the tree as it is now; nil
@@ -759,6 +843,14 @@ extension ModelBased {
                 return SkipReason(
                     rule: "J.3 go(to:)", detail: nil, situation: "closing the automatic group trims the tree")
             }
+            // Issue 26: so may the byte budget, over it while the group is open.
+            let cost = keepsRedoBranches
+                ? undoStack.totalCost + redoStack.totalCost + branchSteps.values.reduce(0) { $0 + $1.info.cost }
+                : undoStack.totalCost
+            if actionCostLimit > 0 && cost > actionCostLimit {
+                return SkipReason(
+                    rule: "J.3 go(to:)", detail: nil, situation: "closing the automatic group trims by cost")
+            }
             if undoStack.newestIsBegin && !keepsRedoBranches, let target, tree.redoPath.contains(target) {
                 return SkipReason(
                     rule: "J.3 go(to:)", detail: nil, situation: "closing the empty automatic group clears the target")
@@ -771,6 +863,9 @@ extension ModelBased {
         /// Spec R2–R7.
         func register(_ action: Action) {
             guard isEnabled else { return }
+            if !isBusy {
+                coordination?(.newEdit)
+            }
             if !isBusy && redoStack.count > 0 {
                 reportingCleanChange {
                     endRedoPath(clearing: "new edit cleared the redos it needed", branching: "new edit")
@@ -782,10 +877,12 @@ extension ModelBased {
         }
 
         /// Spec R5: `autoPending`, not merely "nothing open", decides.
-        private func prepareEventGroup() {
+        func prepareEventGroup() {
             if groupsByEvent && !autoPending && currentNesting == 0 {
                 autoPending = true
+                armedAt = armingClock?() ?? 0
                 beginUndoGrouping(isAutomatic: true)
+                automaticGroupIsOpen = !isUndoing && undoStack.nesting == 1
             }
         }
 
@@ -819,6 +916,7 @@ extension ModelBased {
             let closesEmptyGroup = withCurrentStack { $0.newestIsBegin }
             let wasClean = isClean
             if closesEmptyGroup && !isBusy {
+                coordination?(.newEdit)
                 if redoStack.count > 0 && !keepsRedoBranches {
                     cover("empty group close cleared redo")
                 }
@@ -828,6 +926,9 @@ extension ModelBased {
                 closeNewStep()
             } else {
                 withCurrentStack { $0.pushEnd() }
+            }
+            if undoStack.nesting == 0 {
+                automaticGroupIsOpen = false
             }
             // Issue 20: with branches the tree, not the undo stack, is held to levelsOfUndo,
             // when a top-level group closes on the undo stack (spec R10 step 7).
@@ -851,9 +952,9 @@ extension ModelBased {
         private func closeNewStep() {
             // Issue 20: every top-level group closing outside undo and redo is recorded as a
             // new node, dated now; one that merges below gives its newer date to the older
-            // node and its id is never seen. (The docs promise only that ids grow in
-            // recording order; UndoKit spends one per close, merged or not, and so does the
-            // model, so that ids compare exactly.)
+            // node. Issue 26: a step's id is given when it closes as a step, so a group that
+            // merges below spends none (the docs promise only that ids grow in recording
+            // order; the model spends exactly what UndoKit does, so that ids compare exactly).
             let node = nextNodeID
             nextNodeID += 1
             undoStack.updateTopInfo {
@@ -868,7 +969,18 @@ extension ModelBased {
                    let previousClose = previous.closedAt, clock - previousClose < coalescingInterval {
                     if cleanIncludesOpenGroup || cleanDistance != 0 {
                         undoStack.mergeOpenIntoPrevious()
+                        nextNodeID -= 1
                         cover("groups coalesced")
+                        if info.cost > 0 {
+                            cover("coalesced step summed the costs")
+                        }
+                        // Issue 26: a merge is a close too: the budget drops older steps,
+                        // never the merged one.
+                        let drops = undoStack.costDrops
+                        undoStack.trimToCostLimit()
+                        if undoStack.costDrops > drops {
+                            cover("cost limit trimmed after a merge")
+                        }
                         if cleanIncludesOpenGroup {
                             cleanIncludesOpenGroup = false
                         } else if let distance = cleanDistance, distance < 0 {
@@ -892,7 +1004,15 @@ extension ModelBased {
                     loseCleanMark("new step")
                 }
             }
+            let drops = undoStack.costDrops
             undoStack.pushEnd()
+            if undoStack.costDrops > drops {
+                cover("cost limit trimmed after a close")
+                if undoStack.totalCost > undoStack.costLimit {
+                    cover("a step over the budget stayed alone")
+                }
+            }
+            coordination?(.closedStep(node))
         }
 
         /// Spec R15, for a tick in `mode`.
@@ -955,6 +1075,9 @@ extension ModelBased {
             perform(undoStack.popNewestClosedGroup())
             if isEnabled {
                 post(.checkpoint)
+                if redoStack.newestIsBegin && (redoStack.topInfo?.cost ?? 0) > 0 {
+                    cover("a discarded redo group took its cost with it")
+                }
                 redoStack.closeDiscardingIfEmpty()
             }
             // Issue 20: the redo step a nested undo builds copies the open parent's metadata
@@ -978,6 +1101,19 @@ extension ModelBased {
             }
             if wasClean != isClean {
                 cleanChanges.append(isClean)
+            }
+            let madeRedoStep = redoStack.count > redoBefore
+            if topLevel, let node = undone?.node {
+                if (undone?.cost ?? 0) > 0 && madeRedoStep {
+                    cover("cost travelled to the redo stack")
+                }
+                coordination?(.undidStep(node, madeRedoStep: madeRedoStep))
+            } else if !topLevel && madeRedoStep, let node = redoStack.topInfo?.node {
+                if (undone?.cost ?? 0) > 0 {
+                    // Issue 26: the R19.6 copy of the open parent's metadata, cost included.
+                    cover("nested undo copied the open group's cost to its redo step")
+                }
+                coordination?(.nestedUndoMadeRedoStep(node))
             }
             post(.didUndoChange(isDiscardable: undone?.isDiscardable ?? false))
             isUndoing = false
@@ -1011,6 +1147,11 @@ extension ModelBased {
             if isEnabled, let redone {
                 // TM(U) is the outermost open group: the redo group itself, or the open
                 // group it is nested in.
+                if !topLevel, let open = undoStack.topInfo, open.cost != redone.cost {
+                    // Issue 26: the docs do not say; the whole metadata is copied, as Apple
+                    // copies name, flag and user info, so the open group takes the redone cost.
+                    cover("nested redo replaced the open group's cost")
+                }
                 undoStack.updateTopInfo { $0 = redone }
             }
             perform(redoStack.popNewestClosedGroup())
@@ -1023,9 +1164,19 @@ extension ModelBased {
                 }
             }
             post(.checkpoint)
+            let drops = undoStack.costDrops
             endUndoGrouping()
+            if undoStack.costDrops > drops {
+                cover("cost limit trimmed after a redo")
+            }
             if wasClean != isClean {
                 cleanChanges.append(isClean)
+            }
+            if let node = redone?.node {
+                if (redone?.cost ?? 0) > 0 && topLevel && recorded {
+                    cover("cost travelled back to the undo stack")
+                }
+                coordination?(.redidStep(node, keptAsUndoStep: topLevel && recorded))
             }
             post(.didRedoChange(isDiscardable: redone?.isDiscardable ?? false))
             isRedoing = false
@@ -1050,6 +1201,28 @@ extension ModelBased {
         private func perform(_ action: Action) {
             guard var target = targets[action.targetID] else {
                 cover("dead target skipped")
+                if action.command != nil {
+                    cover("command on a released model skipped")
+                }
+                return
+            }
+            if var command = action.command {
+                // Issue 26 (UsingCommands.md): an undo step runs `undo(on:)` and records the
+                // redo, which runs `execute(on:)` again and records the undo; each holds the
+                // command as the call left it. Neither renames the group: the name travels
+                // with the step.
+                cover(command.runsUndo ? "command undone" : "command redone")
+                if command.runsUndo {
+                    command.undo(on: &target.value)
+                } else {
+                    command.execute(on: &target.value)
+                }
+                command.runsUndo.toggle()
+                target.log.append(LogEntry(value: target.value, groupingLevel: currentNesting))
+                targets[action.targetID] = target
+                var inverse = action
+                inverse.command = command
+                register(inverse)
                 return
             }
             let oldValue = target.value
@@ -1067,6 +1240,9 @@ extension ModelBased {
             }
             if let flag = action.innerDiscardable {
                 setActionIsDiscardable(flag)
+            }
+            if let bytes = action.innerCost {
+                setActionCost(bytes)
             }
         }
 
@@ -1117,6 +1293,7 @@ extension ModelBased {
             branchSteps = [:]
             disableCount = 0
             autoPending = false
+            automaticGroupIsOpen = false
             isUndoing = false
             isRedoing = false
         }

@@ -289,3 +289,194 @@ struct ModelBasedReferenceTreeTests {
         #expect(model.redoActionName == "3")
     }
 }
+
+// Issue 26: the reference model's costs, commands and endEventGroup() on the examples and rules
+// of LimitingUndoMemory.md, CoalescingSteps.md, UsingCommands.md and GroupingAndTheEventLoop.md,
+// without UndoKit.
+
+extension ModelBased.Reference {
+    /// One step: a group around one ping-pong action on target 0, with `cost`.
+    func step(costing cost: Int, name: String = "", key: String? = nil) {
+        beginUndoGrouping()
+        registerPingPong()
+        setActionCost(cost)
+        if !name.isEmpty { setActionName(name) }
+        if let key { setActionCoalescingKey(key) }
+        endUndoGrouping()
+    }
+}
+
+@Suite("ModelBased reference model follows the cost and command docs")
+struct ModelBasedReferenceCostAndCommandTests {
+    @Test func aStepOverTheBudgetStaysAloneUntilTheNextCloses() {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.setActionCostLimit(10)
+        model.step(costing: 4)
+        model.step(costing: 20)  // over the budget: the older step goes, this one stays
+        #expect(model.undoStack.count == 1 && model.totalActionCost == 20)
+        model.step(costing: 1)
+        #expect(model.undoStack.count == 1 && model.totalActionCost == 1)
+    }
+
+    @Test func settingTheLimitKeepsTheNewestClosedStep() {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.step(costing: 8)
+        model.step(costing: 8)
+        model.beginUndoGrouping()
+        model.setActionCost(30)  // the open group counts in the total, but is never dropped
+        #expect(model.totalActionCost == 46)
+        model.setActionCostLimit(5)
+        #expect(model.undoStack.closedCount == 1 && model.totalActionCost == 38)
+    }
+
+    @Test func theCostTravelsWithTheStepAndCallsWhileUndoingAreIgnored() {
+        let model = ModelBased.Reference.withTarget()
+        model.register(
+            ModelBased.Action(targetID: 0, setTo: 1, remaining: nil, innerName: nil, innerDiscardable: nil, innerCost: 99))
+        model.setActionCost(7)
+        model.tick(.standard)
+        model.undo()
+        #expect(model.totalActionCost == 0 && model.redoStack.topInfo?.cost == 7)
+        model.redo()
+        #expect(model.totalActionCost == 7 && model.redoStack.isEmpty)
+    }
+
+    @Test func aMergedStepCostsTheSumOfBoth() {
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.step(costing: 3, key: "typing")
+        model.step(costing: 4, key: "typing")
+        #expect(model.undoStack.count == 1 && model.totalActionCost == 7)
+    }
+
+    @Test func commandsExecuteNowUndoAndRedoAndNameTheirGroup() {
+        let model = ModelBased.Reference.withTarget()
+        model.perform(.nudge(amount: 5), targetID: 0)
+        model.perform(.assign(value: 40, name: "Set"), targetID: 0)
+        #expect(model.targets[0]?.value == 40 && model.undoActionName == "Set")
+        model.perform(.nudge(amount: 2), targetID: 0)  // no name: "Set" stays
+        model.tick(.standard)
+        #expect(model.targets[0]?.value == 42 && model.undoActionName == "Set")
+        model.undo()  // newest first: -2, back to 5, -5
+        #expect(model.targets[0]?.value == 0 && model.redoActionName == "Set")
+        #expect(model.targets[0]?.log.map(\.value) == [5, 40, 42, 40, 5, 0])
+        model.redo()
+        #expect(model.targets[0]?.value == 42 && model.undoActionName == "Set")
+    }
+
+    @Test func aCommandRecordsAfreshInEachExecute() {
+        // "Redo runs execute on the state that undo left": Assign records what it replaces
+        // each time, so a change between undo and redo is what the next undo puts back.
+        let model = ModelBased.Reference.withTarget()
+        model.groupsByEvent = false
+        model.beginUndoGrouping()
+        model.perform(.assign(value: 10, name: ""), targetID: 0)
+        model.endUndoGrouping()
+        model.undo()
+        model.targets[0]?.value = 3  // behind the manager's back
+        model.redo()
+        model.undo()
+        #expect(model.targets[0]?.value == 3)
+    }
+
+    @Test func endEventGroupClosesOnlyTheAutomaticGroup() {
+        let model = ModelBased.Reference.withTarget()
+        model.registerPingPong()
+        model.beginUndoGrouping()  // nested in the automatic group: nothing to close
+        #expect(!model.endEventGroup())
+        model.endUndoGrouping()
+        #expect(model.endEventGroup() && !model.autoPending && model.undoStack.closedCount == 1)
+        model.registerPingPong()
+        model.endUndoGrouping()  // closed by hand: no automatic group open any more
+        model.beginUndoGrouping()
+        #expect(!model.endEventGroup() && model.undoStack.nesting == 1)
+    }
+}
+
+// Issue 26: the reference coordinator on the examples of CoordinatingUndoManagers.md and
+// UndoCoordinator's doc comments, without UndoKit.
+
+extension ModelBased.CoordinatorReference {
+    /// Three attached members with one target each (id 0).
+    static func withMembers(_ count: Int) -> ModelBased.CoordinatorReference {
+        let coordinator = ModelBased.CoordinatorReference(members: (0..<count).map { _ in .withTarget() })
+        for slot in 0..<count {
+            coordinator.attach(slot)
+        }
+        return coordinator
+    }
+
+    /// Member `slot` types: a ping-pong registration named `name`.
+    func type(_ name: String, in slot: Int) {
+        members[slot].registerPingPong()
+        members[slot].setActionName(name)
+    }
+}
+
+@Suite("ModelBased reference model follows the coordinator docs")
+struct ModelBasedReferenceCoordinatorTests {
+    @Test func undoAndRedoFollowTheOrderOfEditsAcrossManagers() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(3)
+        coordinator.type("Milk", in: 0)
+        coordinator.tick()
+        coordinator.type("Eggs", in: 1)
+        coordinator.tick()
+        coordinator.type(", tea", in: 0)
+        coordinator.tick()
+        #expect(coordinator.undoActionNames == [", tea", "Eggs", "Milk"])
+        coordinator.undo()
+        coordinator.undo()
+        #expect(coordinator.members[0].undoActionName == "Milk" && coordinator.members[1].undoStack.isEmpty)
+        #expect(coordinator.redoActionNames == ["Eggs", ", tea"] && coordinator.redoMenuItemTitle == "Redo Eggs")
+        coordinator.redo()
+        #expect(coordinator.undoActionName == "Eggs")
+    }
+
+    @Test func anEditStillOpenIsTheMostRecentStep() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("Hello", in: 0)
+        coordinator.tick()
+        coordinator.type("World", in: 1)  // still open
+        #expect(coordinator.canUndo && coordinator.undoActionName == "World")
+        #expect(coordinator.undoActionNames == ["Hello"])  // open groups are not listed
+        coordinator.undo()
+        #expect(coordinator.members[1].undoStack.isEmpty && coordinator.members[0].undoActionName == "Hello")
+    }
+
+    @Test func aNewEditInAnyManagerEndsRedoForAll() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("A", in: 0)
+        coordinator.tick()
+        coordinator.undo()
+        #expect(coordinator.canRedo && coordinator.members[0].redoStack.count == 1)
+        coordinator.type("B", in: 1)
+        #expect(!coordinator.canRedo && coordinator.members[0].redoStack.count == 0)
+    }
+
+    @Test func aManagerUndoneDirectlyMovesItsStep() {
+        let coordinator = ModelBased.CoordinatorReference.withMembers(2)
+        coordinator.type("A", in: 0)
+        coordinator.tick()
+        coordinator.type("B", in: 1)
+        coordinator.tick()
+        coordinator.members[0].undo()  // not through the coordinator
+        #expect(coordinator.undoActionNames == ["B"] && coordinator.redoActionNames == ["A"])
+        coordinator.redo()
+        #expect(coordinator.undoActionNames == ["A", "B"])
+    }
+
+    @Test func anAttachedHistoryIsOlderThanEverything() {
+        let coordinator = ModelBased.CoordinatorReference(members: [.withTarget(), .withTarget()])
+        coordinator.attach(0)
+        coordinator.type("Later", in: 1)  // before member 1 is attached...
+        coordinator.tick()
+        coordinator.type("Earlier", in: 0)
+        coordinator.tick()
+        coordinator.attach(1)  // ...but its step joins as the oldest
+        #expect(coordinator.undoActionNames == ["Earlier", "Later"])
+        coordinator.detach(1)
+        #expect(coordinator.undoActionNames == ["Earlier"] && coordinator.members[1].undoStack.count == 1)
+    }
+}

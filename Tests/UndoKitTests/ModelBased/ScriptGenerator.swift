@@ -44,6 +44,13 @@ extension ModelBased {
         /// undoing or redoing (spec R34).
         var innerName: String?
         var innerDiscardable: Bool?
+        /// Issue 26: called from inside the handler too: `setActionCost(_:)` while undoing or
+        /// redoing, which the manager ignores (the step keeps the cost it was recorded with).
+        var innerCost: Int? = nil
+        /// Issue 26: set for a step recorded by `perform(_:on:)`: the command as the previous
+        /// call left it, and which of its methods invoking the step runs. `setTo`, `remaining`
+        /// and the inner calls are unused then.
+        var command: CommandState? = nil
 
         /// The operation registered when this one runs and replaces `oldValue`.
         func inverse(restoring oldValue: Int) -> Action? {
@@ -57,10 +64,60 @@ extension ModelBased {
         }
     }
 
+    /// Issue 26: the commands a script performs with `perform(_:on:)` (UsingCommands.md).
+    enum CommandSpec: Equatable, CustomStringConvertible {
+        /// Adds `amount` to the target's value; `undo` subtracts it. No name, and one word of
+        /// plain data: the kind of command UndoKit keeps inside the step itself.
+        case nudge(amount: Int)
+        /// Sets the value to `value`, recording in `execute` the value it replaced, for `undo`
+        /// to put back; named `name` (empty: leaves the group's name alone).
+        case assign(value: Int, name: String)
+
+        var actionName: String {
+            if case let .assign(_, name) = self { name } else { "" }
+        }
+
+        var description: String {
+            switch self {
+            case let .nudge(amount): "Nudge(\(amount))"
+            case let .assign(value, name): "Assign(\(value), name: \"\(name)\")"
+            }
+        }
+    }
+
+    /// Issue 26: a command as a step holds it: as the previous call left it ("the undo step
+    /// holds the command after `execute`, and the redo step holds it after `undo`").
+    struct CommandState: Equatable {
+        var spec: CommandSpec
+        /// What `Assign.execute` recorded.
+        var previous: Int?
+        /// Whether invoking the step runs `undo(on:)` (an undo step) or `execute(on:)` (a redo
+        /// step).
+        var runsUndo: Bool
+
+        mutating func execute(on value: inout Int) {
+            switch spec {
+            case let .nudge(amount): value += amount
+            case let .assign(newValue, _):
+                previous = value
+                value = newValue
+            }
+        }
+
+        mutating func undo(on value: inout Int) {
+            switch spec {
+            case let .nudge(amount): value -= amount
+            case .assign:
+                guard let previous else { preconditionFailure("model: Assign undone before it executed") }
+                value = previous
+            }
+        }
+    }
+
     /// One step of a script: a public call on the manager (or on a target's lifetime).
     enum Step: CustomStringConvertible {
         /// The app edits target `slot` to `value` and registers the edit's inverse.
-        case edit(slot: Int, value: Int, remaining: Int?, innerName: String?, innerDiscardable: Bool?)
+        case edit(slot: Int, value: Int, remaining: Int?, innerName: String?, innerDiscardable: Bool?, innerCost: Int?)
         case begin
         case end
         case undo
@@ -102,6 +159,14 @@ extension ModelBased {
         /// Issue 20: `goToEarlierState()` and `goToLaterState()`.
         case goToEarlierState
         case goToLaterState
+        /// Issue 26: `perform(command, on: t<slot>)`.
+        case perform(slot: Int, command: CommandSpec)
+        /// Issue 26: `setActionCost(_:)` (a negative cost traps) and `actionCostLimit = n`.
+        case setCost(Int)
+        case setCostLimit(Int)
+        /// Issue 26: `endEventGroup()`, which `UndoCoordinator.undo()` and `redo()` call on
+        /// every member.
+        case endEventGroup
 
         /// Whether this is a scope that throws, or a scope holding one.
         var containsFailingScope: Bool {
@@ -111,10 +176,11 @@ extension ModelBased {
 
         var description: String {
             switch self {
-            case let .edit(slot, value, remaining, innerName, innerDiscardable):
+            case let .edit(slot, value, remaining, innerName, innerDiscardable, innerCost):
                 var text = "edit(t\(slot) = \(value), inverses: \(remaining.map(String.init) ?? "always")"
                 if let innerName { text += ", innerName: \"\(innerName)\"" }
                 if let innerDiscardable { text += ", innerDiscardable: \(innerDiscardable)" }
+                if let innerCost { text += ", innerCost: \(innerCost)" }
                 return text + ")"
             case .begin: return "beginUndoGrouping()"
             case .end: return "endUndoGrouping()"
@@ -145,6 +211,10 @@ extension ModelBased {
             case let .goToRemoved(rank): return "go(to: removed node at rank \(rank)) (stale)"
             case .goToEarlierState: return "goToEarlierState()"
             case .goToLaterState: return "goToLaterState()"
+            case let .perform(slot, command): return "perform(\(command), on: t\(slot))"
+            case let .setCost(bytes): return "setActionCost(\(bytes))"
+            case let .setCostLimit(bytes): return "actionCostLimit = \(bytes)"
+            case .endEventGroup: return "endEventGroup()"
             }
         }
     }
@@ -182,11 +252,19 @@ extension ModelBased {
         /// manager record a tree.
         var recordsTree: Bool
         var keepsRedoBranches: Bool
+        /// Issue 26: `actionCostLimit` (0: none).
+        var actionCostLimit = 0
+        /// Issue 26: whether the manager is an instance of a (trivial) subclass, on which
+        /// UndoKit records commands through `registerUndo(withTarget:handler:)` and routes undo
+        /// through the overridable members.
+        var isSubclassInstance = false
 
         var description: String {
             let kinds = reactions.map { "\($0)" }.sorted()
             let tree = recordsTree ? "keepsRedoBranches = \(keepsRedoBranches)" : "history tree not recorded"
-            return "groupsByEvent = \(groupsByEvent), \(tree), levelsOfUndo = \(levelsOfUndo), observer reacts to \(kinds)"
+            return "groupsByEvent = \(groupsByEvent), \(tree), levelsOfUndo = \(levelsOfUndo), "
+                + "actionCostLimit = \(actionCostLimit), \(isSubclassInstance ? "a subclass instance, " : "")"
+                + "observer reacts to \(kinds)"
         }
     }
 
@@ -194,6 +272,9 @@ extension ModelBased {
     static let userInfoKeyCount = 2
     static let actionNames = ["", "Typing", "Move", "Delete"]
     static let coalescingKeys: [String?] = ["typing", "typing", "typing", "move", nil]
+    /// Issue 26: costs and budgets of a size that makes a few steps fill a budget.
+    static let costs = [0, 1, 3, 5, 10, 20, 40]
+    static let costLimits = [0, 8, 15, 30, 60, -5]
 
     /// Draws steps with fixed weights. The generator ignores the manager's state on purpose:
     /// steps that would trap are filtered by the model's prediction instead, so the
@@ -220,9 +301,11 @@ extension ModelBased {
             // Drawn last, so that the other choices stay what they were before issue 20.
             let keepsRedoBranches = rng.chance(50)
             recordsTree = keepsRedoBranches || rng.chance(50)
+            // Issue 26.
+            let costLimit = rng.chance(20) ? [10, 25, 50][rng.below(3)] : 0
             return Setup(
                 groupsByEvent: groupsByEvent, levelsOfUndo: levels, reactions: reactions,
-                recordsTree: recordsTree, keepsRedoBranches: keepsRedoBranches)
+                recordsTree: recordsTree, keepsRedoBranches: keepsRedoBranches, actionCostLimit: costLimit)
         }
 
         mutating func length() -> Int {
@@ -238,6 +321,7 @@ extension ModelBased {
             case setCoalescingKey, advanceClock, markClean
             case scope
             case setKeepsRedoBranches, goTo, goToRemoved, goToEarlierState, goToLaterState
+            case perform, setCost, setCostLimit, endEventGroup
 
             var usesTree: Bool {
                 switch self {
@@ -279,6 +363,11 @@ extension ModelBased {
                 case .goToRemoved: 1
                 case .goToEarlierState: 3
                 case .goToLaterState: 3
+                // Issue 26: commands, costs and ending the event by hand.
+                case .perform: 12
+                case .setCost: 8
+                case .setCostLimit: 4
+                case .endEventGroup: 3
                 }
             }
 
@@ -297,6 +386,31 @@ extension ModelBased {
                     roll -= candidate.weight
                 }
             } while kind.usesTree && !recordsTree
+            return step(of: kind)
+        }
+
+        /// Issue 26: a step of one member of a coordinated script (CoordinatorModelBasedTests
+        /// .swift). The shared run loop's ticks and the clock are the script's own steps;
+        /// `groupsByEvent` and the run-loop modes stay as set up; coordinated managers cannot
+        /// keep branches, and the scripts do not record the tree.
+        mutating func coordinatedMemberStep() -> Step {
+            let weights: [(Kind, Int)] = [
+                (.edit, 22), (.perform, 10), (.begin, 4), (.end, 5), (.undo, 6), (.undoNested, 2), (.redo, 5),
+                (.setLevels, 1), (.disable, 1), (.enable, 2), (.removeAll, 1), (.removeAllWithTarget, 3),
+                (.setName, 4), (.setDiscardable, 1), (.setUserInfo, 1), (.replaceTarget, 1), (.setCoalescingKey, 7),
+                (.markClean, 2), (.scope, 3), (.setCost, 5), (.setCostLimit, 2), (.endEventGroup, 3),
+            ]
+            var roll = rng.below(weights.reduce(0) { $0 + $1.1 })
+            for (kind, weight) in weights {
+                if roll < weight {
+                    return step(of: kind)
+                }
+                roll -= weight
+            }
+            preconditionFailure("unreachable")
+        }
+
+        private mutating func step(of kind: Kind) -> Step {
             switch kind {
             case .edit: return edit()
             case .begin: return .begin
@@ -329,7 +443,27 @@ extension ModelBased {
             case .goToRemoved: return .goToRemoved(rank: rng.below(64))
             case .goToEarlierState: return .goToEarlierState
             case .goToLaterState: return .goToLaterState
+            case .perform: return perform()
+            case .setCost: return setCost()
+            case .setCostLimit: return .setCostLimit(ModelBased.costLimits[rng.below(ModelBased.costLimits.count)])
+            case .endEventGroup: return .endEventGroup
             }
+        }
+
+        /// Issue 26: a negative cost now and then, for the trap.
+        mutating func setCost() -> Step {
+            .setCost(rng.chance(2) ? -1 : ModelBased.costs[rng.below(ModelBased.costs.count)])
+        }
+
+        /// Issue 26: a command on a random target, with a fresh value as for an edit.
+        mutating func perform() -> Step {
+            nextValue += 1
+            let slot = rng.below(ModelBased.targetCount)
+            if rng.chance(45) {
+                return .perform(slot: slot, command: .nudge(amount: nextValue))
+            }
+            let name = rng.chance(60) ? ModelBased.actionNames[rng.below(ModelBased.actionNames.count)] : ""
+            return .perform(slot: slot, command: .assign(value: nextValue, name: name))
         }
 
         /// A scope of up to four steps, nested scopes among them (two levels at most).
@@ -357,10 +491,17 @@ extension ModelBased {
             for _ in 0..<rng.below(5) {
                 let roll = rng.below(100)
                 switch roll {
-                case ..<55:
+                case ..<42:
                     let step = edit()
-                    if case let .edit(slot, _, _, _, _) = step { edited.insert(slot) }
+                    if case let .edit(slot, _, _, _, _, _) = step { edited.insert(slot) }
                     body.append(step)
+                case ..<52:
+                    // Issue 26: commands and costs inside scopes.
+                    let step = perform()
+                    if case let .perform(slot, _) = step { edited.insert(slot) }
+                    body.append(step)
+                case ..<55:
+                    body.append(.setCost(ModelBased.costs[rng.below(ModelBased.costs.count)]))
                 case ..<62: body.append(.setName(ModelBased.actionNames[rng.below(ModelBased.actionNames.count)]))
                 case ..<70:
                     body.append(.setCoalescingKey(ModelBased.coalescingKeys[rng.below(ModelBased.coalescingKeys.count)]))
@@ -424,9 +565,10 @@ extension ModelBased {
                 }
             let innerName = rng.chance(10) ? ModelBased.actionNames[rng.below(ModelBased.actionNames.count)] : nil
             let innerDiscardable = rng.chance(8) ? rng.chance(50) : nil
+            let innerCost = rng.chance(6) ? ModelBased.costs[1 + rng.below(ModelBased.costs.count - 1)] : nil
             return .edit(
                 slot: rng.below(ModelBased.targetCount), value: nextValue, remaining: remaining,
-                innerName: innerName, innerDiscardable: innerDiscardable)
+                innerName: innerName, innerDiscardable: innerDiscardable, innerCost: innerCost)
         }
     }
 }

@@ -315,4 +315,50 @@ import Testing
         }
         #expect(list.items == expected)
     }
+
+    // MARK: Scopes name their steps (issue 25)
+
+    @Test("A named scope names its step, whatever the commands it performs are called", arguments: [true, false])
+    func aNamedScopeWinsOverItsCommandsNames(groupsByEvent: Bool) {
+        let manager = UndoManager()
+        manager.groupsByEvent = groupsByEvent
+        let list = TodoList()
+        manager.withUndoGroup(named: "Import") {
+            manager.perform(AddTodo(title: "Milk", index: 0), on: list)
+            manager.perform(AddTodo(title: "Eggs", index: 1), on: list)
+        }
+        manager.endEventGroup()
+        #expect(manager.undoCount == 1)
+        #expect(manager.undoActionName == "Import")
+        manager.undo()
+        #expect(list.items.isEmpty && manager.redoActionName == "Import")
+        manager.redo()
+        #expect(list.items == ["Milk", "Eggs"] && manager.undoActionName == "Import")
+    }
+
+    @Test("An unnamed scope keeps the name its last command set")
+    func anUnnamedScopeKeepsTheCommandsName() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        let list = TodoList()
+        manager.withUndoGroup {
+            manager.perform(AddTodo(title: "Milk", index: 0), on: list)
+        }
+        #expect(manager.undoActionName == "Add \"Milk\"")
+    }
+
+    @Test("Nested named scopes: the outermost scope's name is the step's")
+    func theOutermostScopeNamesTheStep() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        let list = TodoList()
+        manager.withUndoGroup(named: "Import") {
+            manager.withUndoGroup(named: "Import Fruit") {
+                manager.perform(AddTodo(title: "Apple", index: 0), on: list)
+            }
+            #expect(manager.undoActionName == "Import Fruit")
+            manager.perform(AddTodo(title: "Milk", index: 1), on: list)
+        }
+        #expect(manager.undoCount == 1 && manager.undoActionName == "Import")
+    }
 }

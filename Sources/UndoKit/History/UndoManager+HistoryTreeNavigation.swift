@@ -1,0 +1,149 @@
+/// Moving in the history tree: the current path, taking the redo path off as a branch and
+/// putting a branch back on it, and going to any node.
+extension UndoManager {
+    /// The current path: the undo stack's steps oldest first (the last is the current node),
+    /// then the redo stack's from its top (the next redo) down.
+    func pathNodes() -> (undo: [StepID], redo: [StepID]) {
+        (undoStack.steps.ids, redoStack.steps.ids.reversed())
+    }
+
+    /// Every node of the tree.
+    func allNodeIDs() -> [StepID] {
+        let path = pathNodes()
+        return path.undo + path.redo + Array(state.historyTree?.branches.keys ?? [:].keys)
+    }
+
+    /// The current node's id, after checking that the manager can move.
+    func currentNodeID(in call: PublicCall) -> StepID? {
+        checkCanMove(in: call)
+        recordingHistoryTree()
+        return undoStack.steps.last
+    }
+
+    // MARK: Branches
+
+    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied, as
+    /// on Apple platforms; with them its steps become a branch below the node that was
+    /// current when they were undone: the newest closed step, or, when the edit is an empty
+    /// group that just closed as a new step (`closedNewStep`), the one current before it.
+    /// A clean mark among those steps stays with them.
+    @inline(__always)
+    func endRedoForNewEdit(closedNewStep: Bool) {
+        if let tree = state.historyTree, tree.keepsBranches {
+            detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
+        } else {
+            markCleanBeforeRedoStepsEnd()
+            redoStack.removeAll()
+        }
+    }
+
+    /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
+    func detachRedoStack(below parent: StepID?, into tree: HistoryTreeState) {
+        precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
+        var previous = parent
+        while !redoStack.isEmpty {
+            let (entries, id) = redoStack.popNewestTopLevelGroupEntries()
+            tree.addBranch(HistoryTreeState.BranchStep(parent: previous, entries: entries), id: id)
+            previous = id
+        }
+    }
+
+    /// Puts branch steps `chain` (from the one the next redo performs down) on the empty redo
+    /// stack, taking them out of the branches.
+    private func attachBranch(_ chain: [StepID], in tree: HistoryTreeState) {
+        precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
+        for id in chain.reversed() {
+            guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
+            redoStack.pushClosedTopLevelGroup(step.entries, id: id)
+        }
+    }
+
+    // MARK: Moving
+
+    private func checkCanMove(in call: PublicCall) {
+        guard !state.isUndoing && !state.isRedoing else {
+            programmerError(
+                in: call, "the history cannot be walked while undoing or redoing",
+                fix: "move in the history from the user's action (a menu item, a click in a History panel), "
+                    + "not from an undo or redo handler"
+            )
+        }
+        if automaticGroupIsPending && undoStack.nesting == 1 {
+            // As undo() does: the event's edits so far become a step first.
+            endUndoGroupingThroughOverrides(from: call.name)
+            automaticGroupIsPending = false
+        }
+        guard undoStack.nesting == 0 else {
+            programmerError(
+                in: call, "the history cannot be walked with a group open (groupingLevel \(undoStack.nesting))",
+                fix: "end the open group with endUndoGrouping() (or let withUndoGroup return) before moving in the history"
+            )
+        }
+    }
+
+    /// Undoes up to the node `target` (`nil`: the start) shares with the current path, then
+    /// redoes down to it, through ``undo()`` and ``redo()``.
+    func goToNode(_ target: StepID?, in call: PublicCall) {
+        checkCanMove(in: call)
+        let tree = recordingHistoryTree()
+        let (undoIDs, redoIDs) = pathNodes()
+        var undoIndex: [StepID: Int] = [:]
+        for (index, id) in undoIDs.enumerated() {
+            undoIndex[id] = index
+        }
+        var redoIndex: [StepID: Int] = [:]
+        for (index, id) in redoIDs.enumerated() {
+            redoIndex[id] = index
+        }
+        // The nodes from `target` up to, not including, its nearest ancestor on the undo path.
+        var chain: [StepID] = []
+        var cursor = target
+        var ancestor = -1
+        while let id = cursor {
+            if let index = undoIndex[id] {
+                ancestor = index
+                break
+            }
+            chain.append(id)
+            if let index = redoIndex[id] {
+                cursor = index == 0 ? undoIDs.last : redoIDs[index - 1]
+            } else if let step = tree.branches[id] {
+                cursor = step.parent
+            } else {
+                programmerError(
+                    in: call, "node \(id) is not in this manager's history",
+                    fix: "pass a node of a tree taken from this manager's historyTree after its last change "
+                        + "(removing actions, trimming and removeAllActions() take nodes out)"
+                )
+            }
+        }
+        chain.reverse()
+        for _ in 0..<(undoIDs.count - 1 - ancestor) {
+            let before = undoStack.topLevelCount
+            undo()
+            guard undoStack.topLevelCount < before else { break }
+        }
+        guard !chain.isEmpty else {
+            publishObservableChanges()
+            return
+        }
+        if !pathNodes().redo.starts(with: chain) {
+            detachRedoStack(below: undoStack.steps.last, into: tree)
+            // Redo then follows the branch most recently visited below the target.
+            var continuation = chain
+            while let next = tree.branchChildren(of: continuation.last!).max(by: {
+                tree.lastVisit(of: $0) < tree.lastVisit(of: $1)
+            }) {
+                continuation.append(next)
+            }
+            attachBranch(continuation, in: tree)
+        }
+        for _ in chain {
+            let before = redoStack.topLevelCount
+            redo()
+            guard redoStack.topLevelCount < before else { break }
+        }
+        settle()
+        publishObservableChanges()
+    }
+}

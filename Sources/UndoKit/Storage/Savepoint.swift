@@ -1,0 +1,55 @@
+/// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress restores if its body
+/// throws: a savepoint of the step ledger.
+///
+/// The rollback closes and undoes the scope's group (calls a subclass sees), then puts back
+/// what the body changed: the redo steps its edits ended or its redo took (parked here the
+/// first time the body changes the redo stack), the clean mark, the step ids, whether the
+/// newest step takes the next one with its key, and the metadata of the group open around
+/// the scope. What the body did to steps older than the scope stays done: removed actions and
+/// trimmed steps are removed from what is put back, and cut the saved mark as they cut the
+/// manager's (see ``UndoManager/removeActions(on:)``).
+struct Savepoint {
+    /// What was open around the scope when it began.
+    enum OuterGroup {
+        /// Nothing: the scope's group is (or is inside the event group it opened) top-level.
+        case none
+        /// A group, whose metadata (the outermost open group's, spec R34) was this copy.
+        case open(metadata: GroupMetadata?)
+    }
+
+    let outerGroup: OuterGroup
+    /// The nesting of the undo stack once the scope's group is open.
+    var level = 0
+    /// Whether opening the scope's group opened the event's automatic group around it.
+    var openedAutomaticGroup = false
+    /// The clean mark before the scope, or unreachable once the body removed a step its path
+    /// needs.
+    var cleanMark: CleanMark
+    /// The id the next new step was to get: the steps the scope makes are gone after a
+    /// rollback, and the steps that follow get the ids they would have had without it.
+    let nextStepID: UInt64
+    /// Whether the newest closed group could take the next one with its key.
+    let newestGroupMayCoalesce: Bool
+    /// Whether the body removed or trimmed steps, or actions in them, that were there before
+    /// the scope: coalescing stops, as after any removal.
+    var changedOlderSteps = false
+    /// The redo stack as it was before the body first cleared or popped it.
+    var parkedRedo: ParkedRedoStack?
+    /// The targets whose actions the body removed, for the redo steps the rollback puts back.
+    var removedTargets: [ObjectIdentifier] = []
+    /// Whether the body called `removeAllActions()`.
+    var removedAllActions = false
+    /// The coordinator's redo order before the scope, if the manager is coordinated.
+    let coordinatorRedoOrder: [UndoCoordinator.Step]?
+    /// Whether a registration in the scope ended redo (for the coordinator, which ends redo
+    /// for its other members only once the outermost scope succeeds).
+    var madeNewEdit = false
+}
+
+/// A redo stack's steps, kept aside by a savepoint.
+struct ParkedRedoStack {
+    let entries: [UndoStack.Entry]
+    let steps: [StepID]
+    /// The history tree's dates and visits of those steps.
+    let records: [StepID: HistoryTreeState.NodeRecord]
+}
