@@ -1,8 +1,10 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// No package dependencies, by design: UndoKit, its sample and its benchmarks use only the
-// toolchain (stdlib, Foundation, Dispatch, Swift Testing).
+// No package dependencies, by design: UndoKit and its benchmarks use only the toolchain (stdlib,
+// Foundation, Dispatch, Swift Testing). The sample (TODOKit, `todo`) also links the system's
+// SQLite through CSQLite, a system library target: nothing that depends on the UndoKit product
+// compiles or links it.
 let package = Package(
     name: "UndoKit",
     products: [
@@ -23,9 +25,15 @@ let package = Package(
         ),
         // A client module that declares a `Selector` of its own beside UndoKit's stand-in.
         .testTarget(name: "UndoKitSelectorClashTests", dependencies: ["UndoKit"]),
-        .target(name: "TODOKit", dependencies: ["UndoKit"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "TODOKit", dependencies: ["UndoKit", "CSQLite"]),
         .executableTarget(name: "todo", dependencies: ["TODOKit"]),
-        .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"]),
+        // Fixtures: data files written by earlier versions of `todo`, read by the tests by path.
+        .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"], exclude: ["Fixtures"]),
         .executableTarget(name: "undokit-bench", dependencies: ["UndoKit"], path: "Benchmarks/UndoKitBenchmarks"),
     ],
     swiftLanguageModes: [.v6]

@@ -5,8 +5,8 @@
 #
 # 1. One `todo --file F` process reads a piped script of N `add` lines; the time at which each
 #    thousandth result line appears on its standard output is recorded. Every line is one
-#    commit (lock, catch up, append to the journal, fsync, unlock), so a flat per-1,000 time
-#    means a commit costs the same on a long list as on a short one.
+#    SQLite transaction (lock, catch up, write the item and its undo step, commit), so a flat
+#    per-1,000 time means a change costs the same on a long list as on a short one.
 # 2. One-shot commands (`add`, `done`, `list`) on the resulting N-item list, 7 runs each, median.
 #
 # Targets (README, "The sample"): last 1,000 adds ≤ 2× the first 1,000; all N in under 30 s;
@@ -16,12 +16,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 count="${1:-10000}"
 
-swift build -c release --product todo >&2
-todo="$PWD/.build/release/todo"
+swift build -c release --product todo --scratch-path .build-bench >&2
+todo="$PWD/.build-bench/release/todo"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python3 - "$todo" "$work/todo.json" "$count" <<'PY'
+python3 - "$todo" "$work/todo.db" "$count" <<'PY'
 import statistics, subprocess, sys, threading, time
 
 todo, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -132,6 +132,16 @@ def build_readme_package(scratch):
     run = subprocess.run(["swift", "run", "--package-path", str(package), "MyApp"], text=True,
                          capture_output=True)
     ok = run.returncode == 0 and run.stdout.strip().endswith("Undo Typing")
+    # The sample's SQLite is for the sample only: a package that depends on the UndoKit
+    # product compiles none of TODOKit and links no SQLite.
+    products = package / ".build" / "debug"
+    link_lists = [p.read_text(encoding="utf-8") for p in (products / "MyApp.product").glob("Objects.LinkFileList")]
+    linked = [pathlib.Path(line) for text in link_lists for line in text.splitlines()]
+    sqlite = [str(p) for p in linked if p.parent.name in ("TODOKit.build", "CSQLite.build") or "sqlite" in p.name.lower()]
+    compiled = list(products.glob("TODOKit.build/*.o"))
+    if ok and (not link_lists or sqlite or compiled):
+        ok = False
+        print("  README.md's Package.swift links or compiles the sample's SQLite: " + ", ".join(sqlite + [str(c) for c in compiled]))
     print(f"  README.md's Package.swift, as a package of its own: {'ok' if ok else 'FAILED'}")
     if not ok:
         print("\n".join("    " + l for l in (run.stdout + run.stderr).splitlines()[-20:]))

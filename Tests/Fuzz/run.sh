@@ -7,7 +7,8 @@
 # A harness is a Tests/Fuzz/<Name>.swift file defining LLVMFuzzerTestOneInput with @_cdecl; its
 # seed corpus is Tests/Fuzz/Corpus/<Name>/. Each is compiled with the TODOKit sources in one
 # module (so it can reach internal functions), linked to UndoKit built as a library with
-# -enable-testing (so a harness may `@testable import UndoKit`), with -sanitize=fuzzer,address.
+# -enable-testing (so a harness may `@testable import UndoKit`) and to the system's SQLite
+# (the CSQLite module map, as SwiftPM's system library target), with -sanitize=fuzzer,address.
 # Everything is built in .build-fuzz/ (git-ignored): the binaries, the working corpora (which
 # grow as the fuzzer finds new inputs) and, under artifacts/<Name>/, any crashing input, to
 # replay with `.build-fuzz/<Name> .build-fuzz/artifacts/<Name>/crash-…`.
@@ -41,6 +42,7 @@ for harness in "${harnesses[@]}"; do
     name="$(basename "$harness" .swift)"
     echo "fuzz: building $name" >&2
     swiftc "${flags[@]}" -module-name "${name}Fuzz" -I "$build/modules" -L "$build/modules" -lUndoKit \
+        -I Sources/CSQLite $(pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) \
         "${todokit_sources[@]}" "$harness" -o "$build/$name" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 
     corpus="$build/corpus/$name"

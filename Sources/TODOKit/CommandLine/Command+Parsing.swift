@@ -52,6 +52,11 @@ extension Command {
             let steps = try scanner.optionalCount(verb) ?? 1
             try scanner.expectEnd(verb)
             self = verb == .undo ? .undo(steps: steps) : .redo(steps: steps)
+        case .export:
+            let path = scanner.rest()
+            self = .export(path: path.isEmpty ? nil : path)
+        case .import:
+            self = .importFile(path: try scanner.requiredRest(verb, "<path>"))
         case .goto:
             let step = try scanner.stepNumber(verb)
             try scanner.expectEnd(verb)
@@ -131,10 +136,6 @@ extension Command {
     /// `;`, `"` and `\` escaped so that they are text (the shell already grouped the words:
     /// `todo add 'semi; colon'` adds `semi; colon`). A word that is just `;` separates
     /// commands, as on a line: `todo add milk ';' add eggs`.
-    ///
-    /// ```swift
-    /// Command.line(fromArguments: ["add", "semi; colon"])   // "add semi\\; colon"
-    /// ```
     public static func line(fromArguments arguments: [String]) -> String {
         arguments.map { word in
             guard word != ";" else { return word }

@@ -9,108 +9,44 @@
 /// ```
 public enum Command: Hashable, Sendable {
     /// `add <title>`: append an item.
-    ///
-    /// ```swift
-    /// try Command(parsing: "add Buy milk")   // .add(title: "Buy milk")
-    /// ```
     case add(title: String)
     /// `edit <n> <title>`: replace an item's title.
-    ///
-    /// ```swift
-    /// try Command(parsing: "edit 1 Buy oat milk")   // .edit(item: 1, title: "Buy oat milk")
-    /// ```
     case edit(item: Int, title: String)
     /// `detail <n> [text]`: set an item's detail; without text, remove it.
-    ///
-    /// ```swift
-    /// try Command(parsing: "detail 1 2 litres")   // .detail(item: 1, text: "2 litres")
-    /// ```
     case detail(item: Int, text: String)
     /// `priority <n> low|medium|high`: set an item's priority.
-    ///
-    /// ```swift
-    /// try Command(parsing: "priority 2 HIGH")   // .priority(item: 2, .high)
-    /// ```
     case priority(item: Int, TODOItem.Priority)
     /// `done <n>`: mark an item done.
-    ///
-    /// ```swift
-    /// try Command(parsing: "done 1")   // .done(item: 1)
-    /// ```
     case done(item: Int)
     /// `undone <n>`: mark an item not done.
-    ///
-    /// ```swift
-    /// try Command(parsing: "undone 1")   // .undone(item: 1)
-    /// ```
     case undone(item: Int)
     /// `rm <n>`: remove an item.
-    ///
-    /// ```swift
-    /// try Command(parsing: "rm 3")   // .remove(item: 3)
-    /// ```
     case remove(item: Int)
     /// `mv <n> <m>`: move item `n` to position `m`.
-    ///
-    /// ```swift
-    /// try Command(parsing: "mv 3 1")   // .move(item: 3, to: 1)
-    /// ```
     case move(item: Int, to: Int)
     /// `list`: print the items.
-    ///
-    /// ```swift
-    /// try Command(parsing: "LIST")   // .list
-    /// ```
     case list
     /// `undo [count]`: undo the last step, or the last `count` steps.
-    ///
-    /// ```swift
-    /// try Command(parsing: "undo")     // .undo(steps: 1)
-    /// try Command(parsing: "undo 3")   // .undo(steps: 3)
-    /// ```
     case undo(steps: Int)
     /// `redo [count]`: redo the last undone step, or `count` of them.
-    ///
-    /// ```swift
-    /// try Command(parsing: "redo")   // .redo(steps: 1)
-    /// ```
     case redo(steps: Int)
     /// `goto <step>`: go to a step of the history tree as `history` numbers it (0: before
     /// the first step), undoing and redoing across branches.
-    ///
-    /// ```swift
-    /// try Command(parsing: "goto 4")   // .goto(step: 4)
-    /// ```
     case goto(step: Int)
     /// `begin [name]`: start a group that makes the following lines one undo step.
-    ///
-    /// ```swift
-    /// try Command(parsing: "begin Plan Week")   // .begin(name: "Plan Week")
-    /// ```
     case begin(name: String?)
     /// `end`: end the group started by the matching `begin`.
-    ///
-    /// ```swift
-    /// try Command(parsing: "end")   // .end
-    /// ```
     case end
     /// `history`: draw the history tree, numbered for `goto`, the current step marked.
-    ///
-    /// ```swift
-    /// try Command(parsing: "history")   // .history
-    /// ```
     case history
+    /// `export [path]`: write the list as JSON to a file, or print it.
+    case export(path: String?)
+    /// `import <path>`: add the items of a JSON file that `export` (or an earlier `todo`)
+    /// wrote, except those the list has already, as one undo step.
+    case importFile(path: String)
     /// `help`: print the command summary.
-    ///
-    /// ```swift
-    /// try Command(parsing: "help")   // .help
-    /// ```
     case help
     /// `quit`: save and stop reading input.
-    ///
-    /// ```swift
-    /// try Command(parsing: "quit")   // .quit
-    /// ```
     case quit
 
     /// The verb that introduces this command.
@@ -135,6 +71,8 @@ public enum Command: Hashable, Sendable {
         case .begin: .begin
         case .end: .end
         case .history: .history
+        case .export: .export
+        case .importFile: .import
         case .help: .help
         case .quit: .quit
         }

@@ -12,54 +12,21 @@
 /// ```
 public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The first word is not a command.
-    ///
-    /// ```swift
-    /// try Command(parsing: "frob")   // throws .unknownCommand("frob")
-    /// ```
     case unknownCommand(String)
     /// A required argument, such as `<n>` or `<title>`, is missing.
-    ///
-    /// ```swift
-    /// try Command(parsing: "mv 1")   // throws .missingArgument(.mv, "<m>")
-    /// ```
     case missingArgument(Command.Verb, String)
     /// An item number is not a positive whole number.
-    ///
-    /// ```swift
-    /// try Command(parsing: "rm first")   // throws .invalidItemNumber(.rm, "first")
-    /// ```
     case invalidItemNumber(Command.Verb, String)
     /// The priority is not low, medium or high.
-    ///
-    /// ```swift
-    /// try Command(parsing: "priority 1 urgent")   // throws .invalidPriority("urgent")
-    /// ```
     case invalidPriority(String)
     /// A number the verb takes (a count of steps, a step number) is not one.
-    ///
-    /// ```swift
-    /// CommandParseError.invalidNumber(.undo, "x", expected: "a count of steps (1 or more)").problem
-    /// // "\"x\" is not a count of steps (1 or more)"
-    /// ```
     case invalidNumber(Command.Verb, String, expected: String)
     /// Something follows a command that takes no more arguments.
-    ///
-    /// ```swift
-    /// try Command(parsing: "list all")   // throws .unexpectedArgument(.list, "all")
-    /// ```
     case unexpectedArgument(Command.Verb, String)
     /// A `"` opened text that the line did not close.
-    ///
-    /// ```swift
-    /// try Command.parseLine("add \"Buy milk")   // throws .unterminatedQuote
-    /// ```
     case unterminatedQuote
 
     /// The verb whose usage applies, if the verb was recognised.
-    ///
-    /// ```swift
-    /// CommandParseError.invalidPriority("urgent").verb   // .priority
-    /// ```
     public var verb: Command.Verb? {
         switch self {
         case .unknownCommand, .unterminatedQuote: nil
@@ -70,10 +37,6 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The problem, without the usage.
-    ///
-    /// ```swift
-    /// CommandParseError.missingArgument(.add, "<title>").problem   // "missing <title>"
-    /// ```
     public var problem: String {
         switch self {
         case .unknownCommand(let word): "unknown command \"\(word)\""
@@ -87,11 +50,6 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The problem followed by the usage, on one line.
-    ///
-    /// ```swift
-    /// CommandParseError.unknownCommand("frob").description
-    /// // "unknown command \"frob\" (type help for the list of commands)"
-    /// ```
     public var description: String {
         if let verb {
             "\(problem) (usage: \(verb.usage))"

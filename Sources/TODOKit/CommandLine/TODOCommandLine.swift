@@ -20,10 +20,11 @@ import Foundation
 /// ```
 public enum TODOCommandLine {
     /// Runs `todo` with `arguments` (without the program name) and returns its exit status:
-    /// 0 on success; 1 if a command failed, the data file could not be read or stayed locked by
-    /// another process, or a change could not be saved; 2 for invalid options or settings
-    /// (`TODO_LOCK_TIMEOUT`, `TODO_COMPACTION_MINIMUM`, `TODO_HISTORY_LIMIT`). A saved undo
-    /// history that can't be used is dropped with a warning, never an error.
+    /// 0 on success; 1 if a command failed, the data file could not be read or stayed busy with
+    /// another process's change, or a change could not be saved (an interactive session: only
+    /// if the list could not be read, see ``REPL/run()``); 2 for invalid options or settings
+    /// (`TODO_LOCK_TIMEOUT`, `TODO_HISTORY_LIMIT`). A saved undo history that can't be used is
+    /// dropped with a warning, never an error.
     ///
     /// ```swift
     /// exit(TODOCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),
@@ -69,10 +70,12 @@ public enum TODOCommandLine {
         oneShot.isInteractive = false
         let repl = REPL(session: EditingSession(), store: store, console: oneShot)
         // Loading before the line (without the lock) reports an unreadable file before
-        // anything, even the lock file, is created; the line then catches up under the lock.
-        guard repl.loadIfNeeded() else { return 1 }
+        // anything is created; the line then catches up under the lock.
+        guard repl.loadIfNeeded() else {
+            repl.flushOutput()
+            return 1
+        }
         repl.reportsOutsideChanges = false
-        repl.isOneShot = true
         let line = Command.line(fromArguments: invocation.command)
         if let commands = try? Command.parseLine(line),
            let sessionOnly = commands.first(where: { $0.verb == .begin || $0.verb == .end }) {
@@ -92,9 +95,13 @@ public enum TODOCommandLine {
     /// A line editor on the terminal whose ↑ recalls the lines of earlier sessions, saved
     /// beside the list after each line.
     static func lineEditor(recallingFrom file: LineHistoryFile, console: Console) -> (String) -> String? {
-        let reader = TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
+        // Made at the first prompt, once the list is open: opening it may have imported the
+        // lines of an earlier version's file.
+        var madeReader: TerminalLineReader?
         var reportedFailure = false
         return { prompt in
+            let reader = madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
+            madeReader = reader
             let line = reader.readLine(prompt: prompt)
             if line != nil {
                 do {
@@ -109,36 +116,25 @@ public enum TODOCommandLine {
     }
 
     /// The sample's version, as `todo --version` prints it: UndoKit has no releases yet.
-    ///
-    /// ```swift
-    /// print(TODOCommandLine.version)   // "0.1.0-dev"
-    /// ```
     public static let version = "0.1.0-dev"
 
     /// How to invoke the program.
-    ///
-    /// ```swift
-    /// print(TODOCommandLine.usage)
-    /// ```
     public static var usage: String {
         """
         usage: todo [--file PATH]                     read commands from standard input
                todo [--file PATH] <command> [args…]   run one command and exit
                todo --help | --version
-        The data file is --file, else $TODO_FILE, else $XDG_DATA_HOME/undokit-todo/todo.json,
-        else ~/.local/share/undokit-todo/todo.json. Other todo processes may use it at the
-        same time; $TODO_LOCK_TIMEOUT is how many seconds to wait for them (default 5).
-        The undo history is saved beside it (PATH.history); $TODO_HISTORY_LIMIT is how many
-        steps it keeps (default 100; 0 keeps none).
+        The list is the SQLite database --file, else $TODO_FILE, else
+        $XDG_DATA_HOME/undokit-todo/todo.db, else ~/.local/share/undokit-todo/todo.db (a PATH
+        ending in .json means the .db beside it, into which an earlier version's files are
+        imported). Other todo processes may use it at the same time; $TODO_LOCK_TIMEOUT is
+        how many seconds to wait for their changes (default 5). The undo history is saved
+        in it too; $TODO_HISTORY_LIMIT is how many steps it keeps (default 100; 0 keeps none).
 
         """
     }
 
     /// The text the `help` command prints.
-    ///
-    /// ```swift
-    /// print(TODOCommandLine.helpText)
-    /// ```
     public static var helpText: String {
         let width = Command.Verb.allCases.map(\.usage.count).max() ?? 0
         let commands = Command.Verb.allCases.map { verb in
@@ -156,13 +152,18 @@ public enum TODOCommandLine {
             A ";" inside double quotes, or written \\;, is text: add "Milk; eggs". In
             one-shot commands a ";" inside an argument is text too; give it as an argument
             of its own to separate commands: todo add milk ';' add eggs.
-            The list is saved after every change. Undo history is saved beside the list too,
-            so a later todo, one-shot or session, can undo and redo it. Nothing you undo is
-            lost: a change made after undo keeps the undone steps as a branch of the history
-            tree. "history" draws the tree, numbered, with when each step was made; "goto N"
-            goes to any step, across branches (goto 0: the start). $TODO_HISTORY_LIMIT steps are kept
-            (default 100). If another todo changes the list, it is reloaded before your next
-            line, with that todo's undo history: undo continues from its newest step.
+            The list is saved after every change, with its undo history, in a database any
+            number of todo processes can share: a later todo, one-shot or session, can undo
+            and redo it. Nothing you undo is lost: a change made after undo keeps the undone
+            steps as a branch of the history tree. "history" draws the tree, numbered, with
+            when each step was made; "goto N" goes to any step, across branches (goto 0: the
+            start). $TODO_HISTORY_LIMIT steps are kept (default 100; 0 keeps none). If another
+            todo changes the list, it is reloaded before your next line; undo continues from
+            the newest step, whoever made it.
+            Exit status: 0 when all went well; 1 when a command failed or its change could not
+            be saved (a session at a terminal shows those as they happen, so it ends with 0
+            after quit or Ctrl-D, and with 1 only if the list cannot be read); 2 for invalid
+            options or settings.
 
             """
     }

@@ -5,14 +5,20 @@ extension EditingSession {
     ///
     /// Edits, undo and redo all apply primitive ``TODOList/Change`` values; applying the
     /// returned ones, in order, to the list as it was at the previous call gives ``list``. They
-    /// are what a ``TODOReplica`` commits to the journal.
+    /// are what a ``TODODatabase`` commits.
     ///
     /// ```swift
     /// try session.add("Buy milk")
     /// session.endEvent()
-    /// try replica.commit(session.takeChanges(), holding: lock)
+    /// let changes = session.takeChanges()
     /// ```
     public func takeChanges() -> [TODOList.Change] {
+        takeIdentifiedChanges().map(\.change)
+    }
+
+    /// ``takeChanges()``, each change with the item it touched: what a ``TODODatabase``
+    /// commits without a copy of the list.
+    public func takeIdentifiedChanges() -> [TODOList.IdentifiedChange] {
         defer { appliedChanges.removeAll() }
         return appliedChanges
     }
@@ -23,15 +29,15 @@ extension EditingSession {
     ///
     /// The undo history is a chain of changes by position, each valid only for the list it
     /// was recorded on; after someone else's change it would undo the wrong items. So it is
-    /// cleared, and the next edit starts a new one, unless the caller restores the history
-    /// saved with the new list (``restoreHistory(_:)``), as ``REPL`` does. Groups begun with
+    /// cleared, and the next edit starts a new one, until the caller restores the history saved
+    /// with the new list (``restoreHistory(_:)``), as ``REPL`` does when a command needs it. Groups begun with
     /// ``beginGroup(named:)`` stay open: the user's next `end` still matches their `begin`, and
     /// the group's step holds the edits made after the reload. Changes not yet taken with
     /// ``takeChanges()`` are dropped too, since they were made to the old list.
     ///
     /// ```swift
-    /// if case .changed = try replica.refresh(), session.replaceList(replica.list) {
-    ///     print("undo history cleared because another process changed the list")
+    /// if case .changed(let list) = try database.refresh() {
+    ///     session.replaceList(list)
     /// }
     /// ```
     @discardableResult

@@ -77,10 +77,6 @@ extension EditingSession {
 
     /// Removes the item at `position` and returns it; undo puts it back at the same position
     /// with the same identity.
-    ///
-    /// ```swift
-    /// let removed = try session.remove(at: 0)   // undo step "Remove \"Buy milk\""
-    /// ```
     @discardableResult
     public func remove(at position: Int) throws(EditingSessionError) -> TODOItem {
         let item = try self.item(at: position)
@@ -103,6 +99,36 @@ extension EditingSession {
         guard source != destination else { return false }
         try perform(.move(from: source, to: destination), named: "Move \(Self.quoted(item.title))")
         return true
+    }
+
+    /// Adds `items` at the end of the list, except those it holds already (the same identity),
+    /// and returns how many it added; the undo step is named `name`. Every item is checked
+    /// first, so a bad one adds none.
+    ///
+    /// ```swift
+    /// let added = try session.addItems(itemsFromFile, named: "Import \"backup.json\"")
+    /// ```
+    ///
+    /// - Throws: ``EditingSessionError/importedItem(number:reason:)`` for an item whose title
+    ///   or detail ``add(_:detail:priority:)`` would refuse.
+    @discardableResult
+    public func addItems(_ items: [TODOItem], named name: String) throws(EditingSessionError) -> Int {
+        var known = Set(list.items.map(\.id))
+        var added: [TODOItem] = []
+        for (index, item) in items.enumerated() where known.insert(item.id).inserted {
+            var item = item
+            do {
+                item.title = try Self.validTitle(item.title)
+                item.detail = try Self.validLine(item.detail)
+            } catch {
+                throw .importedItem(number: index + 1, reason: error.description)
+            }
+            added.append(item)
+        }
+        for item in added {
+            try perform(.insert(item, at: list.count), named: name)
+        }
+        return added.count
     }
 }
 
@@ -151,10 +177,12 @@ extension EditingSession {
         if undoManager.groupingLevel == 0 {
             // This edit opens a new undo step. Until the step closes, the manager can't hand out
             // its commands (`undoHistory(of:)` needs whole steps), so keep them on the side:
-            // see `savableHistory`.
+            // see `openStep`.
             commandsInOpenStep.removeAll()
         }
-        openGroupsOnManager()
+        if !isInsideAtomicEdits {
+            openGroupsOnManager()
+        }
         let command = TODOCommand(applying: change, to: list, named: name, at: clock())
         // UndoKit's scoped group gives an edit the group it needs when none is open (only
         // possible with groupsByEvent off): one undo step of its own, and no way to trap.
@@ -176,8 +204,8 @@ extension EditingSession {
         // histories are checked against the list first, so positions always exist; checking
         // anyway means a bug elsewhere could never turn into a trap here.
         guard list.canApply(change) else { return nil }
+        appliedChanges.append(list.identified(change))
         let inverse = list.apply(change)
-        appliedChanges.append(change)
         changeCount += 1
         return inverse
     }

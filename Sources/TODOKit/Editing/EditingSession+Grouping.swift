@@ -77,10 +77,6 @@ extension EditingSession {
 
     /// Whether a group begun with ``beginGroup(named:)`` is still open; undo and redo are
     /// refused until it is ended.
-    ///
-    /// ```swift
-    /// if session.isGroupOpen { print("type end first") }
-    /// ```
     public var isGroupOpen: Bool { !openGroups.isEmpty }
 
     func openGroupsOnManager() {

@@ -4,36 +4,15 @@ import UndoKit
 extension EditingSession {
     /// The steps that can be undone and redone, newest first, with their names and when they
     /// were made.
-    ///
-    /// ```swift
-    /// let history = session.history
-    /// history.undo.first   // "Add \"Buy eggs\"", what undo would revert next
-    /// ```
     public struct History: Hashable, Sendable {
         /// One undo step: its name, and when its newest edit was made.
-        ///
-        /// ```swift
-        /// session.history.undoSteps.first?.date   // when the next step to undo was made
-        /// ```
         public struct Step: Hashable, Sendable {
             /// The step's name, as in `Undo Add "Buy milk"`.
-            ///
-            /// ```swift
-            /// step.name   // "Add \"Buy milk\""
-            /// ```
             public var name: String
             /// When the step's newest edit was made.
-            ///
-            /// ```swift
-            /// step.date.timeIntervalSinceNow   // how long ago
-            /// ```
             public var date: Date
 
             /// Creates a step; sessions build them, tests compare against them.
-            ///
-            /// ```swift
-            /// let step = EditingSession.History.Step(name: "Add \"Buy milk\"", date: Date())
-            /// ```
             public init(name: String, date: Date) {
                 self.name = name
                 self.date = date
@@ -41,30 +20,14 @@ extension EditingSession {
         }
 
         /// The undoable steps, newest (the next to undo) first.
-        ///
-        /// ```swift
-        /// session.history.undoSteps.map(\.name)
-        /// ```
         public var undoSteps: [Step]
         /// The redoable steps, newest (the next to redo) first.
-        ///
-        /// ```swift
-        /// session.history.redoSteps.isEmpty   // true after any new edit
-        /// ```
         public var redoSteps: [Step]
         /// The step still being recorded: the current event's edits, or an explicit group that
         /// has had edits and is not yet ended. It is undone first.
-        ///
-        /// ```swift
-        /// session.history.inProgress?.name   // "Add \"Buy milk\"" before endEvent()
-        /// ```
         public var inProgress: Step?
 
         /// Creates a history; sessions build it, tests compare against it.
-        ///
-        /// ```swift
-        /// let expected = EditingSession.History(undoSteps: [], redoSteps: [])
-        /// ```
         public init(undoSteps: [Step], redoSteps: [Step], inProgress: Step? = nil) {
             self.undoSteps = undoSteps
             self.redoSteps = redoSteps
@@ -72,24 +35,12 @@ extension EditingSession {
         }
 
         /// Names of the undoable steps, newest first.
-        ///
-        /// ```swift
-        /// session.history.undo   // ["Add \"Buy eggs\"", "Add \"Buy milk\""]
-        /// ```
         public var undo: [String] { undoSteps.map(\.name) }
         /// Names of the redoable steps, newest first.
-        ///
-        /// ```swift
-        /// session.history.redo   // ["Remove \"Buy milk\""]
-        /// ```
         public var redo: [String] { redoSteps.map(\.name) }
     }
 
     /// The undo and redo stacks, newest first; the step still being recorded, if any, apart.
-    ///
-    /// ```swift
-    /// for step in session.history.undoSteps { print(step.name, step.date) }
-    /// ```
     public var history: History {
         guard let (closed, open) = recordedHistory() else { return History(undoSteps: [], redoSteps: []) }
         // The names are the manager's own listing (next first, as undo and redo take them);
@@ -106,26 +57,21 @@ extension EditingSession {
         )
     }
 
-    /// The undo history as it belongs with ``list`` now, to save beside it: every closed step,
-    /// plus the step still being recorded (an explicit group not yet ended) as if it ended now,
-    /// so that another process, or this one after a crash, can undo it like any step.
-    ///
-    /// `nil` only if the manager holds a step that is not a ``TODOCommand`` (someone
-    /// registered on ``undoManager`` directly).
+    /// The step still being recorded, with its commands so far, named as the manager will name
+    /// it when it closes (after the outermost explicit group, if that has a name, else after
+    /// its newest edit); `nil` when no group with edits is open. What the database saves, as
+    /// a step, while a `begin` group is open, so that another process can undo it like any.
     ///
     /// ```swift
-    /// let saved = SavedHistory(revision: revision, history: session.savableHistory()!)
+    /// session.beginGroup(named: "Week")
+    /// try session.add("Monday"); session.endEvent()
+    /// session.openStep?.actionName   // "Week"
     /// ```
-    public func savableHistory() -> UndoHistory<TODOCommand>? {
-        guard let recorded = recordedHistory() else { return nil }
-        var history = recorded.closed
-        if let open = recorded.open {
-            history.undoSteps.append(open)
-        }
-        if undoManager.levelsOfUndo > 0 {
-            history.keepNewestUndoSteps(undoManager.levelsOfUndo)
-        }
-        return history
+    public var openStep: UndoHistory<TODOCommand>.Group? {
+        guard undoManager.groupingLevel > 0, !commandsInOpenStep.isEmpty else { return nil }
+        return UndoHistory.Group(
+            actionName: openGroups.first?.name ?? undoManager.undoActionName, items: commandsInOpenStep.map { .command($0) },
+            date: commandsInOpenStep.last?.date)
     }
 
     /// Makes `history`, saved with the list now in ``list``, the session's undo history.
@@ -137,21 +83,36 @@ extension EditingSession {
     /// manager's `levelsOfUndo` applies.
     ///
     /// ```swift
-    /// let saved = try SavedHistory(decoding: bytes)
-    /// session.replaceList(replica.list)
-    /// try session.restoreHistory(saved.history)
+    /// session.replaceList(listOnDisk)
+    /// try session.restoreHistory(savedHistory)
     /// try session.undo()   // "Undo Add \"Buy milk\"", made by another process
     /// ```
     ///
-    /// - Throws: ``SavedHistoryError/doesNotFit``, or
-    ///   ``SavedHistoryError/notRestorable(reason:)`` if the session already has history;
-    ///   nothing changes then.
-    public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(SavedHistoryError) {
+    /// - Throws: ``RestoreError/doesNotFit``, or ``RestoreError/notRestorable(reason:)`` for
+    ///   a tree that does not hold together, or a session that has history already; nothing
+    ///   changes then.
+    public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(RestoreError) {
         guard Self.fits(history, list) else { throw .doesNotFit }
         do {
             try undoManager.restoreUndoHistory(history, on: self)
         } catch {
             throw .notRestorable(reason: error.description)
+        }
+    }
+
+    /// Why ``restoreHistory(_:)`` refused a history; the session is as it was.
+    public enum RestoreError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// A step does not apply to the list as it was recorded.
+        case doesNotFit
+        /// UndoKit refused it: `reason` says why.
+        case notRestorable(reason: String)
+
+        /// What is wrong, as the end of "undo history dropped: …".
+        public var description: String {
+            switch self {
+            case .doesNotFit: "it does not fit the list"
+            case .notRestorable(let reason): "it cannot be restored: \(reason)"
+            }
         }
     }
 
@@ -163,11 +124,7 @@ extension EditingSession {
         // The closed steps, read from the history tree, which lists closed steps only (the
         // open step's first edit already took the redo steps into a branch).
         guard let closed = closedHistory() else { return nil }
-        guard !commandsInOpenStep.isEmpty else { return (closed, nil) }
-        // Named as the manager will name it when it closes: after the outermost explicit
-        // group, if that has a name, else after its newest edit.
-        let name = openGroups.first?.name ?? undoManager.undoActionName
-        return (closed, UndoHistory.Group(actionName: name, items: commandsInOpenStep.map { .command($0) }))
+        return (closed, openStep)
     }
 
     /// The closed steps as a history, read step by step from the tree while a step is open

@@ -32,10 +32,6 @@ extension EditingSession {
     }
 
     /// Every step of the history tree, parents before children, siblings oldest first.
-    ///
-    /// ```swift
-    /// session.historySteps.first { $0.isCurrent }?.name   // what undo would undo
-    /// ```
     public var historySteps: [HistoryStep] {
         let tree = undoManager.historyTree
         let path = Set(tree.path(to: tree.current).map(\.id))
@@ -92,10 +88,6 @@ extension EditingSession {
     }
 
     /// Undoes up to `count` steps; returns the titles of those undone, oldest undo first.
-    ///
-    /// ```swift
-    /// try session.undo(steps: 3)   // ["Undo Add \"c\"", "Undo Add \"b\"", "Undo Add \"a\""]
-    /// ```
     public func undo(steps count: Int) throws(EditingSessionError) -> [String] {
         var titles: [String] = []
         for _ in 0..<count {
@@ -106,10 +98,6 @@ extension EditingSession {
     }
 
     /// Redoes up to `count` steps; returns the titles of those redone.
-    ///
-    /// ```swift
-    /// try session.redo(steps: 2)
-    /// ```
     public func redo(steps count: Int) throws(EditingSessionError) -> [String] {
         var titles: [String] = []
         for _ in 0..<count {

@@ -51,17 +51,9 @@ extension EditingSession {
     }
 
     /// Whether ``undo()`` would do something.
-    ///
-    /// ```swift
-    /// session.canUndo   // false for a new session
-    /// ```
     public var canUndo: Bool { undoManager.canUndo }
 
     /// Whether ``redo()`` would do something.
-    ///
-    /// ```swift
-    /// session.canRedo   // true right after an undo
-    /// ```
     public var canRedo: Bool { undoManager.canRedo }
 
     /// Makes sure `undo()`/`redo()` can't trap: no explicit group may be open, and the ones

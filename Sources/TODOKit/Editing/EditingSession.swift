@@ -10,7 +10,7 @@ import UndoKit
 /// move the same command between the stacks, so the cycle continues indefinitely, and items
 /// come back with the same identity and at the same position. Because the steps are `Codable`
 /// values, the history can be saved with the list and restored in a later process
-/// (``savableHistory()``, ``restoreHistory(_:)``).
+/// (``openStep``, ``restoreHistory(_:)``).
 ///
 /// With `groupsByEvent` (the default) all edits between two calls of ``endEvent()`` form one
 /// undo step, like all the changes one keystroke makes in an app. ``beginGroup(named:)`` and
@@ -35,17 +35,9 @@ public final class EditingSession {
     ///
     /// Read its state freely (`canUndo`, `undoMenuItemTitle`, …). Calling its grouping, undo or
     /// redo methods directly bypasses the session's checks and bookkeeping.
-    ///
-    /// ```swift
-    /// session.undoManager.canUndo
-    /// ```
     public let undoManager: UndoManager
 
     /// The list as it is now.
-    ///
-    /// ```swift
-    /// for line in session.list.lines { print(line) }
-    /// ```
     public internal(set) var list: TODOList
 
     /// Counts every change of ``list``, by edits, undo and redo alike; a caller that remembers
@@ -59,24 +51,23 @@ public final class EditingSession {
     public internal(set) var changeCount = 0
 
     /// The changes applied to ``list`` since the last ``takeChanges()``, in order; see there.
-    var appliedChanges: [TODOList.Change] = []
+    var appliedChanges: [TODOList.IdentifiedChange] = []
 
     /// The explicit groups begun with ``beginGroup(named:)`` and not yet ended, outermost first.
     var openGroups: [OpenGroup] = []
+
+    /// Whether ``applyAll(_:)`` is running its edits: the explicit groups wait for the end of
+    /// the event then.
+    var isInsideAtomicEdits = false
 
     /// Explicit groups ended by ``endGroup()`` in this event and still open on the manager
     /// until the event ends; see `closeEndedGroups()`.
     var endedGroupCount = 0
 
-    /// While an undo step is open: the commands performed in it so far; see
-    /// `savableHistory`.
+    /// While an undo step is open: the commands performed in it so far; see ``openStep``.
     var commandsInOpenStep: [TODOCommand] = []
 
     /// Tells each edit when it is made; tests set a fixed clock.
-    ///
-    /// ```swift
-    /// session.clock = { Date(timeIntervalSince1970: 1_800_000_000) }
-    /// ```
     public var clock: () -> Date = { Date() }
 
     /// Whether repeated title edits of one item within ``coalescingInterval`` make one undo
@@ -84,18 +75,10 @@ public final class EditingSession {
     ///
     /// A session restored from a saved history never merges into a restored step: the window
     /// ends with the session that made the step.
-    ///
-    /// ```swift
-    /// session.coalescesEdits = false   // every edit its own step
-    /// ```
     public var coalescesEdits = true
 
     /// How soon after an edit of an item's title the next edit of it merges into the same
     /// step: a minute, time to notice a typo and fix it.
-    ///
-    /// ```swift
-    /// session.coalescingInterval = .seconds(10)
-    /// ```
     public var coalescingInterval: Duration {
         get { undoManager.coalescingInterval }
         set { undoManager.coalescingInterval = newValue }
@@ -122,16 +105,9 @@ public final class EditingSession {
         // The tree's dates follow the session's clock, which tests fix.
         undoManager.historyTreeClock = { [weak self] in self?.clock() ?? Date() }
         undoManager.coalescingInterval = .seconds(60)
-        // The REPL saves (and marks clean) after every line: merging into the saved step is
-        // what makes retyping a title one step there.
-        undoManager.coalescesIntoCleanStep = true
     }
 
     /// The run loop whose ``endEvent()`` ticks close the automatic undo group.
-    ///
-    /// ```swift
-    /// session.runLoop.tick()   // the same as session.endEvent(), minus the bookkeeping
-    /// ```
     public var runLoop: SimulatedRunLoop { undoManager.runLoop }
 }
 

@@ -6,7 +6,7 @@ import UndoKit
 ///
 /// Every edit of an ``EditingSession`` is performed as a `TODOCommand` with UndoKit's
 /// `perform(_:on:)`, so the undo manager's stacks hold values, not closures, and
-/// `undoHistory(of: TODOCommand.self)` can save them beside the list (see ``SavedHistory``).
+/// their steps can be saved with the list, one database row each, as UndoKit encodes them.
 /// The model is the session: executing applies ``change`` to ``EditingSession/list``, and
 /// undoing applies ``inverse``. Applying one always yields the other again (see
 /// ``TODOList/apply(_:)``), so a command can be undone and redone any number of times.
@@ -19,28 +19,12 @@ import UndoKit
 /// ```
 public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     /// What executing (and redoing) applies.
-    ///
-    /// ```swift
-    /// command.change   // .insert(<Buy milk>, at: 0)
-    /// ```
     public private(set) var change: TODOList.Change
     /// What undoing applies: the inverse of ``change`` on the list it was made on.
-    ///
-    /// ```swift
-    /// command.inverse   // .remove(at: 0)
-    /// ```
     public private(set) var inverse: TODOList.Change
     /// The undo step's name, such as `Add "Buy milk"`.
-    ///
-    /// ```swift
-    /// command.name   // "Add \"Buy milk\""
-    /// ```
     public let name: String
     /// When the edit was made, to the second; redo keeps it.
-    ///
-    /// ```swift
-    /// command.date   // 2026-11-23 14:05:07 +0000
-    /// ```
     public let date: Date
 
     /// Creates the command that applies `change` to `list`, as it is now.
@@ -65,11 +49,6 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     }
 
     /// Applies ``change`` to the session's list.
-    ///
-    /// ```swift
-    /// var command = TODOCommand(applying: change, to: session.list, named: "Add")
-    /// command.execute(on: session)   // perform(_:on:) does this
-    /// ```
     public mutating func execute(on session: EditingSession) {
         if let applied = session.applyRecorded(change) {
             inverse = applied
@@ -77,10 +56,6 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     }
 
     /// Applies ``inverse`` to the session's list.
-    ///
-    /// ```swift
-    /// command.undo(on: session)   // undo() does this
-    /// ```
     public mutating func undo(on session: EditingSession) {
         if let applied = session.applyRecorded(inverse) {
             change = applied
@@ -88,10 +63,6 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     }
 
     /// The step's name: ``name``.
-    ///
-    /// ```swift
-    /// session.undoManager.undoActionName   // command.actionName after perform
-    /// ```
     public var actionName: String { name }
 }
 
@@ -117,10 +88,6 @@ extension TODOCommand: Codable {
     }
 
     /// Writes `{"change":…,"date":<seconds since 1970>,"inverse":…,"name":…}`.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(command)
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ChangeCoding(change), forKey: .change)
@@ -130,10 +97,6 @@ extension TODOCommand: Codable {
     }
 
     /// Reads a command written by ``encode(to:)``.
-    ///
-    /// ```swift
-    /// let command = try JSONDecoder().decode(TODOCommand.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let seconds = try container.decode(Int64.self, forKey: .date)
@@ -151,8 +114,8 @@ extension TODOCommand: Codable {
     }
 
     /// A change as `{"op":"insert","at":0,"item":{…}}`, `{"op":"remove","at":0}`,
-    /// `{"op":"replace","at":0,"item":{…}}` or `{"op":"move","from":2,"to":0}`, as the journal
-    /// writes them.
+    /// `{"op":"replace","at":0,"item":{…}}` or `{"op":"move","from":2,"to":0}`, as earlier versions'
+    /// journal wrote them, which their history files hold too.
     private struct ChangeCoding: Codable {
         var change: TODOList.Change
 

@@ -12,42 +12,17 @@ import Foundation
 /// ```
 public struct TODOItem: Hashable, Codable, Sendable, Identifiable {
     /// The stable identity of the item; it never changes, and undo restores it.
-    ///
-    /// ```swift
-    /// let item = TODOItem(title: "Buy milk")
-    /// let same = TODOItem(id: item.id, title: "Buy oat milk")
-    /// ```
     public var id: UUID
     /// The one-line title shown by `list`.
-    ///
-    /// ```swift
-    /// TODOItem(title: "Buy milk").title   // "Buy milk"
-    /// ```
     public var title: String
     /// Free-form notes; empty when the item has none.
-    ///
-    /// ```swift
-    /// TODOItem(title: "Buy milk", detail: "2 litres").detail   // "2 litres"
-    /// ```
     public var detail: String
     /// Whether the item has been done.
-    ///
-    /// ```swift
-    /// TODOItem(title: "Buy milk").isDone   // false
-    /// ```
     public var isDone: Bool
     /// How urgent the item is; ``Priority-swift.enum/medium`` unless set.
-    ///
-    /// ```swift
-    /// TODOItem(title: "Pay rent", priority: .high).priority   // .high
-    /// ```
     public var priority: Priority
 
     /// Creates an item; a fresh identity is drawn unless one is given.
-    ///
-    /// ```swift
-    /// let item = TODOItem(title: "Buy milk", detail: "2 litres", priority: .low)
-    /// ```
     public init(
         id: UUID = UUID(),
         title: String,

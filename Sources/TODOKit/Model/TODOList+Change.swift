@@ -4,7 +4,7 @@ extension TODOList {
     /// Every edit of the editing session is one of these; the inverse is what gets registered with
     /// the undo manager, and applying the inverse yields the original change again, which is how
     /// redo re-registers undo without any extra bookkeeping. The same values are what
-    /// ``TODOReplica/commit(_:holding:)`` writes to the journal, one record per commit.
+    /// ``TODODatabase/commit(_:)`` writes, a change of rows each.
     ///
     /// ```swift
     /// var list: TODOList = [TODOItem(title: "Buy milk")]
@@ -13,37 +13,16 @@ extension TODOList {
     /// ```
     public enum Change: Hashable, Sendable {
         /// Inserts an item so that it ends up at the position; `list.count` appends.
-        ///
-        /// ```swift
-        /// list.apply(.insert(TODOItem(title: "Buy milk"), at: list.count))
-        /// ```
         case insert(TODOItem, at: Int)
         /// Removes the item at the position.
-        ///
-        /// ```swift
-        /// list.apply(.remove(at: 0))
-        /// ```
         case remove(at: Int)
         /// Replaces the item at the position with a new value of the same item (same `id`).
-        ///
-        /// ```swift
-        /// var done = list.items[0]; done.isDone = true
-        /// list.apply(.replace(at: 0, with: done))
-        /// ```
         case replace(at: Int, with: TODOItem)
         /// Moves the item at `from` so that it ends up at `to`.
-        ///
-        /// ```swift
-        /// list.apply(.move(from: 2, to: 0))
-        /// ```
         case move(from: Int, to: Int)
     }
 
     /// Whether `change` refers only to positions that exist, so ``apply(_:)`` cannot trap.
-    ///
-    /// ```swift
-    /// TODOList().canApply(.remove(at: 0))   // false
-    /// ```
     public func canApply(_ change: Change) -> Bool {
         switch change {
         case .insert(_, let position):
@@ -101,6 +80,35 @@ extension TODOList {
         case .remove(let position): .insert(items[position], at: position)
         case .replace(let position, _): .replace(at: position, with: items[position])
         case .move(let source, let destination): .move(from: destination, to: source)
+        }
+    }
+}
+
+extension TODOList {
+    /// A change with the identity of the item it finds at its position (none for an
+    /// insertion, whose item is new): what lets a store check that it changes the very item
+    /// the change was made to.
+    public struct IdentifiedChange: Hashable, Sendable {
+        /// The change.
+        public var change: Change
+        /// The item at the change's position before it applied; `nil` for an insertion.
+        public var itemID: TODOItem.ID?
+
+        /// Pairs a change with the item it touches.
+        public init(change: Change, itemID: TODOItem.ID?) {
+            self.change = change
+            self.itemID = itemID
+        }
+    }
+
+    /// `change` with the item it finds in this list.
+    ///
+    /// - Precondition: `canApply(change)`.
+    func identified(_ change: Change) -> IdentifiedChange {
+        switch change {
+        case .insert: IdentifiedChange(change: change, itemID: nil)
+        case .remove(let position), .replace(let position, _), .move(let position, _):
+            IdentifiedChange(change: change, itemID: items[position].id)
         }
     }
 }

@@ -22,10 +22,6 @@ extension TODOList {
     }
 
     /// Every display line in order, or the single line `(empty)` for an empty list.
-    ///
-    /// ```swift
-    /// TODOList().lines   // ["(empty)"]
-    /// ```
     public var lines: [String] {
         isEmpty ? ["(empty)"] : items.indices.map(line(at:))
     }

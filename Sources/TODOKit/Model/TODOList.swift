@@ -10,49 +10,25 @@
 /// ```
 public struct TODOList: Hashable, Sendable {
     /// The items, in display order.
-    ///
-    /// ```swift
-    /// let titles = list.items.map(\.title)
-    /// ```
     public var items: [TODOItem]
 
     /// Creates a list holding `items` in the given order.
-    ///
-    /// ```swift
-    /// let list = TODOList(items: [TODOItem(title: "Buy milk")])
-    /// ```
     public init(items: [TODOItem] = []) {
         self.items = items
     }
 
     /// The number of items.
-    ///
-    /// ```swift
-    /// TODOList().count   // 0
-    /// ```
     public var count: Int { items.count }
 
     /// Whether the list has no items.
-    ///
-    /// ```swift
-    /// TODOList().isEmpty   // true
-    /// ```
     public var isEmpty: Bool { items.isEmpty }
 
     /// Whether `position` names an existing item.
-    ///
-    /// ```swift
-    /// TODOList().contains(position: 0)   // false
-    /// ```
     public func contains(position: Int) -> Bool {
         items.indices.contains(position)
     }
 
     /// The position of the item with the given identity, if it is in the list.
-    ///
-    /// ```swift
-    /// let position = list.position(of: item.id)
-    /// ```
     public func position(of id: TODOItem.ID) -> Int? {
         items.firstIndex { $0.id == id }
     }
@@ -60,10 +36,6 @@ public struct TODOList: Hashable, Sendable {
 
 extension TODOList: ExpressibleByArrayLiteral {
     /// Creates a list from an array literal of items.
-    ///
-    /// ```swift
-    /// let list: TODOList = [TODOItem(title: "Buy milk"), TODOItem(title: "Buy eggs")]
-    /// ```
     public init(arrayLiteral items: TODOItem...) {
         self.init(items: items)
     }

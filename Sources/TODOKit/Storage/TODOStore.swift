@@ -1,178 +1,74 @@
 import Foundation
 
-/// Reads and writes a ``TODOList`` as a snapshot file and a journal of changes beside it, safely
-/// shared by any number of `todo` processes.
+/// Where a list lives: an SQLite database file, and how to use it.
 ///
-/// Three files live side by side (named after ``fileURL``, here `todo.json`), and a fourth
-/// that ``REPL`` keeps with them, the undo history `todo.json.history` (see ``SavedHistory``):
+/// The database holds the list, its undo history step by step, and which `todo` process made
+/// each change (see <doc:TODOKit#How-the-data-is-stored> for the schema). SQLite gives what a
+/// list shared by several processes needs: a transaction per change, so that a crash or
+/// `kill -9` keeps all of a change or none of it; one writer at a time, the others waiting up
+/// to ``Options/lockTimeout``; readers that never wait, in WAL mode.
 ///
-/// - `todo.json`, the **snapshot**: the whole list at one revision, pretty-printed JSON with
-///   sorted keys so diffs stay readable:
-///
-///   ```json
-///   {
-///     "formatVersion" : 2,
-///     "items" : [
-///       {
-///         "detail" : "",
-///         "id" : "0F1D6A4E-5B0A-4C47-9D43-2C1E2E7B9A10",
-///         "isDone" : false,
-///         "priority" : "medium",
-///         "title" : "Buy milk"
-///       }
-///     ],
-///     "revision" : 41
-///   }
-///   ```
-///
-/// - `todo.json.journal`, the **journal**: one line per commit since the snapshot, each line
-///   `<CRC-32 in hex> <JSON>`. The first line names the format version and the snapshot
-///   revision the journal continues; each further line holds the changes of one commit and the
-///   revision it created:
-///
-///   ```
-///   5c2b1a0e {"baseRevision":41,"formatVersion":2}
-///   9f0e43d1 {"changes":[{"at":1,"item":{…},"op":"insert"}],"revision":42}
-///   ```
-///
-/// - `todo.json.lock`, the **lock file**: processes take an advisory `flock` on it around each
-///   load–modify–save, and the holder writes its process id and name into it.
-///
-/// A commit appends one line and flushes it to the disk, so its cost does not depend on the
-/// length of the list. When the journal holds more records than the snapshot holds items, and
-/// more than ``Options/compactionMinimum``, the next commit compacts:
-/// it writes a new snapshot atomically (temporary file, `fsync`, rename) and then replaces the
-/// journal the same way. Every commit increments the list's **revision**, recorded in the
-/// snapshot and in every journal line, so a crash between the two steps of a compaction never
-/// applies a change twice or loses one; a line torn by a crash during an append is ignored (it
-/// was never reported as saved) and cut off by the next commit.
-///
-/// Loading never writes, and needs no lock: a file this version cannot read is reported and
-/// left exactly as it was. A version 1 file (one JSON document, no journal, no revision) is
-/// read as revision 0 and migrated by the first commit.
+/// A `TODOStore` is only a description: a ``TODODatabase`` opens it; ``load()`` reads the list
+/// once.
 ///
 /// ```swift
-/// let store = TODOStore(fileURL: URL(fileURLWithPath: "/tmp/todo.json"))
-/// let contents = try store.load()        // empty at revision 0 if the file does not exist yet
-/// var list = contents.list
-/// list.items.append(TODOItem(title: "Buy milk"))
-/// let revision = try store.save(list)    // replaces the whole list; 1
+/// let store = TODOStore(fileURL: URL(fileURLWithPath: "/tmp/todo.db"))
+/// let contents = try store.load()   // empty at revision 0 if there is no database yet
 /// ```
-///
-/// To change a list in place, a change at a time, use a ``TODOReplica``.
 public struct TODOStore: Sendable {
-    /// The format version this store writes; it reads this one and every earlier one.
-    ///
-    /// ```swift
-    /// TODOStore.formatVersion   // 2
-    /// ```
-    public static let formatVersion = 2
-
-    /// The snapshot file, which names the list; the journal and the lock file are named after
-    /// it.
-    ///
-    /// ```swift
-    /// print("Using \(store.fileURL.path)")
-    /// ```
+    /// The database file. A path ending in `.json` names a list the way earlier versions did:
+    /// its database is the same path ending in `.db`, into which the old files are imported.
     public let fileURL: URL
 
-    /// How long to wait for the lock, and when to compact.
-    ///
-    /// ```swift
-    /// var store = TODOStore(fileURL: url)
-    /// store.options.lockTimeout = .milliseconds(200)
-    /// ```
+    /// How long to wait for another process, and how much undo history to keep.
     public var options: Options
 
-    /// Called at each step of a save; a thrown error aborts the save at that point. Only tests
-    /// set it, to prove what an interruption at each point leaves on disk.
-    let faultInjector: @Sendable (SaveStep) throws -> Void
+    /// Called just before a write transaction commits; a thrown error rolls it back. Only
+    /// tests set it, to prove that a change cut short leaves nothing behind.
+    let beforeCommit: @Sendable () throws -> Void
 
-    /// Creates a store for the list named by `fileURL`; nothing is read or written until
-    /// ``load()``, ``save(_:)`` or a ``TODOReplica`` does.
-    ///
-    /// ```swift
-    /// let store = TODOStore(fileURL: URL(fileURLWithPath: "todo.json"))
-    /// let patient = TODOStore(fileURL: url, options: TODOStore.Options(lockTimeout: .seconds(30)))
-    /// ```
+    /// Describes the list at `fileURL`; nothing is read or written until it is opened.
     public init(fileURL: URL, options: Options = Options()) {
-        self.init(fileURL: fileURL, options: options, faultInjector: { _ in })
+        self.init(fileURL: fileURL, options: options, beforeCommit: {})
     }
 
-    init(fileURL: URL, options: Options = Options(), faultInjector: @escaping @Sendable (SaveStep) throws -> Void) {
-        self.fileURL = fileURL
+    init(fileURL: URL, options: Options = Options(), beforeCommit: @escaping @Sendable () throws -> Void) {
+        self.fileURL = fileURL.pathExtension == "json" ? fileURL.deletingPathExtension().appendingPathExtension("db") : fileURL
         self.options = options
-        self.faultInjector = faultInjector
+        self.beforeCommit = beforeCommit
     }
 
-    /// The journal: `<fileURL>.journal`.
-    ///
-    /// ```swift
-    /// store.journalURL.lastPathComponent   // "todo.json.journal"
-    /// ```
-    public var journalURL: URL { companionURL(suffix: "journal") }
+    /// Where earlier versions of `todo` kept this list: `todo.json` beside `todo.db`, with its
+    /// `.journal`, `.history` and `.lines`. The first use of a new database imports them.
+    public var legacyURL: URL { fileURL.deletingPathExtension().appendingPathExtension("json") }
 
-    /// The lock file: `<fileURL>.lock`.
-    ///
-    /// ```swift
-    /// store.lockURL.lastPathComponent   // "todo.json.lock"
-    /// ```
-    public var lockURL: URL { companionURL(suffix: "lock") }
+    /// Where an interactive session keeps the lines typed at its prompt: `todo.db.lines`.
+    public var linesURL: URL { URL(fileURLWithPath: fileURL.path + ".lines") }
 
-    /// A file beside the data file that belongs to the list, `<fileURL>.<suffix>`: the journal,
-    /// the lock, or data of a caller's own (such as an undo history) that it writes with
-    /// ``writeCompanion(_:suffix:holding:)`` under the same lock.
-    ///
-    /// ```swift
-    /// store.companionURL(suffix: "history").lastPathComponent   // "todo.json.history"
-    /// ```
-    public func companionURL(suffix: String) -> URL {
-        URL(fileURLWithPath: fileURL.path + "." + suffix)
-    }
-}
-
-extension TODOStore {
-    /// The list as loaded, and the revision it is at.
+    /// Reads the list and its revision: an empty list at revision 0 if there is no database
+    /// (and no old files to import).
     ///
     /// ```swift
     /// let contents = try store.load()
     /// print("\(contents.list.count) items at revision \(contents.revision)")
     /// ```
+    ///
+    /// - Throws: ``TODOStoreError``, naming the file and the problem.
+    public func load() throws(TODOStoreError) -> Contents {
+        let database = TODODatabase(store: self)
+        guard case .loaded(let list) = try database.refresh() else { preconditionFailure("a first refresh loads") }
+        return Contents(list: list, revision: database.revision)
+    }
+
+    /// The list as loaded, and its revision: how many changes made it (it only ever grows).
     public struct Contents: Hashable, Sendable {
-        /// The items.
-        ///
-        /// ```swift
-        /// try store.load().list.lines.forEach { print($0) }
-        /// ```
         public var list: TODOList
-        /// The number of commits that made the list (0 for a missing or version 1 file); it
-        /// only ever grows.
-        ///
-        /// ```swift
-        /// try store.load().revision   // 0 before the first save
-        /// ```
-        public var revision: UInt64
+        public var revision: Int
 
         /// Creates contents; the store builds them, tests compare against them.
-        ///
-        /// ```swift
-        /// let empty = TODOStore.Contents(list: TODOList(), revision: 0)
-        /// ```
-        public init(list: TODOList, revision: UInt64) {
+        public init(list: TODOList, revision: Int) {
             self.list = list
             self.revision = revision
         }
-    }
-
-    /// The points of a save at which a test can interrupt it.
-    enum SaveStep: Hashable, Sendable {
-        /// A replacement file (snapshot, journal or companion) is written and flushed under a
-        /// temporary name and has not yet replaced the file it is for.
-        case wroteTemporaryFile(URL)
-        /// A compaction has put its new snapshot in place and not yet replaced the journal:
-        /// the point a crash would leave a new snapshot beside the old journal.
-        case replacedSnapshot
-        /// A change of the undo history is about to be appended to the history file.
-        case appendingHistoryChange
     }
 }

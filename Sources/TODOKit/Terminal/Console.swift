@@ -17,50 +17,22 @@ import Foundation
 /// ```
 public struct Console {
     /// Whether a person is typing: the REPL then shows a prompt and greets on standard output.
-    ///
-    /// ```swift
-    /// if console.isInteractive { console.write("todo> ") }
-    /// ```
     public var isInteractive: Bool
     /// Returns the next line without its newline, or `nil` at the end of input.
-    ///
-    /// ```swift
-    /// while let line = console.readLine() { print(line) }
-    /// ```
     public var readLine: () -> String?
     /// Writes text to the output, control characters other than newline and tab escaped (see
     /// ``TerminalText``); the caller includes newlines.
-    ///
-    /// ```swift
-    /// console.write("1. [ ] Buy milk\n")
-    /// ```
     public var write: (String) -> Void
     /// Writes text to the error output, escaped as ``write`` does; the caller includes newlines.
-    ///
-    /// ```swift
-    /// console.writeError("error: unknown command \"frob\"\n")
-    /// ```
     public var writeError: (String) -> Void
     /// Whether standard input and output are a terminal a ``TerminalLineReader`` can edit
     /// lines on: true only for ``standard`` in a terminal.
-    ///
-    /// ```swift
-    /// if console.usesTerminal { /* attach a line editor */ }
-    /// ```
     public var usesTerminal = false
     /// Reads a line showing a prompt, when a line editor draws the prompt itself; `nil` uses
     /// ``readLine`` after writing the prompt.
-    ///
-    /// ```swift
-    /// console.readLineWithPrompt = { prompt in reader.readLine(prompt: prompt) }
-    /// ```
     public var readLineWithPrompt: ((String) -> String?)?
 
     /// Creates a console from its parts.
-    ///
-    /// ```swift
-    /// let silent = Console(isInteractive: false, readLine: { nil }, write: { _ in }, writeError: { _ in })
-    /// ```
     public init(
         isInteractive: Bool,
         readLine: @escaping () -> String?,
@@ -76,10 +48,6 @@ public struct Console {
     }
 
     /// Standard input, output and error; interactive when standard input is a terminal.
-    ///
-    /// ```swift
-    /// let status = TODOCommandLine.run(arguments: [], environment: [:], console: .standard)
-    /// ```
     public static var standard: Console {
         var console = Console(
             isInteractive: isatty(STDIN_FILENO) == 1,

@@ -14,10 +14,6 @@ extension LineEditor {
         private var pending: [UInt8] = []
 
         /// Creates a decoder with nothing pending.
-        ///
-        /// ```swift
-        /// var decoder = LineEditor.KeyDecoder()
-        /// ```
         public init() {}
 
         /// Whether a lone escape byte is waiting: the caller decides, after a short wait for
@@ -25,10 +21,6 @@ extension LineEditor {
         public var isWaitingAfterEscape: Bool { pending == [0x1B] }
 
         /// Ends a lone escape as a key of its own (ignored by the editor).
-        ///
-        /// ```swift
-        /// decoder.flushEscape()   // [.ignored]
-        /// ```
         public mutating func flushEscape() -> [Key] {
             guard isWaitingAfterEscape else { return [] }
             pending = []
@@ -36,11 +28,6 @@ extension LineEditor {
         }
 
         /// The keys `bytes` complete, in order.
-        ///
-        /// ```swift
-        /// var decoder = LineEditor.KeyDecoder()
-        /// decoder.keys(from: Array("hé".utf8))   // [.character("h"), .character("é")]
-        /// ```
         public mutating func keys(from bytes: [UInt8]) -> [Key] {
             pending += bytes
             var keys: [Key] = []

@@ -60,21 +60,12 @@ public struct LineEditor {
     public var text: String { String(characters) }
 
     /// Creates an editor with an empty line and `history` to recall, oldest first.
-    ///
-    /// ```swift
-    /// let editor = LineEditor(history: ["list", "add Bread"])
-    /// ```
     public init(history: [String] = []) {
         self.history = history
         historyIndex = history.count
     }
 
     /// Applies one key.
-    ///
-    /// ```swift
-    /// var editor = LineEditor()
-    /// editor.handle(.character("x"))   // .redraw
-    /// ```
     @discardableResult
     public mutating func handle(_ key: Key) -> Outcome {
         switch key {
@@ -171,7 +162,9 @@ public struct LineEditor {
 
     /// The bytes that draw `prompt` and the line on the terminal's current row, `width`
     /// columns wide, with the cursor in place. A line wider than the row scrolls sideways so
-    /// that the cursor stays visible.
+    /// that the cursor stays visible. Control characters, typed, pasted or recalled, are drawn
+    /// as their escapes (``TerminalText``), which the cursor counts: nothing typed reaches the
+    /// terminal raw.
     ///
     /// ```swift
     /// var editor = LineEditor()
@@ -181,7 +174,8 @@ public struct LineEditor {
     public func render(prompt: String, width: Int) -> String {
         let promptWidth = TerminalWidth.of(prompt)
         let room = max(1, width - promptWidth - 1)
-        let widths = characters.map(TerminalWidth.of)
+        let shownCharacters = characters.map(TerminalText.visible)
+        let widths = shownCharacters.map(TerminalWidth.of)
         // The window of characters shown: from `first`, as many as fit, always including the
         // cursor (the column after the last character counts as one).
         var first = 0
@@ -194,7 +188,7 @@ public struct LineEditor {
         var used = 0
         var index = first
         while index < characters.count, used + widths[index] <= room {
-            shown.append(characters[index])
+            shown += shownCharacters[index]
             used += widths[index]
             index += 1
         }

@@ -1,14 +1,16 @@
 import Foundation
 
-/// The lines typed at the prompt, kept beside the list (`todo.json.lines`) so that ↑ recalls
+/// The lines typed at the prompt, kept beside the list (`todo.db.lines`) so that ↑ recalls
 /// them in the next session too: the newest ``limit`` lines, one per line, written whole
 /// (temporary file and rename) after each line.
 ///
-/// A file that can't be read starts an empty recall; one that can't be written is reported
-/// once and recall goes on in memory: the list is never affected.
+/// A line with a control character (an escape sequence, a bell, U+009B…) is not kept: such a
+/// line is refused as a command anyway, and nothing raw should wait in a file for the next
+/// session. A file that can't be read starts an empty recall; one that can't be written is
+/// reported once and recall goes on in memory: the list is never affected.
 ///
 /// ```swift
-/// let file = LineHistoryFile(url: URL(fileURLWithPath: "/tmp/todo.json.lines"))
+/// let file = LineHistoryFile(url: URL(fileURLWithPath: "/tmp/todo.db.lines"))
 /// var lines = file.load()
 /// lines.append("add Buy milk")
 /// try? file.save(lines)
@@ -20,43 +22,23 @@ public struct LineHistoryFile: Sendable {
     public let limit: Int
 
     /// A file at `url` keeping the newest `limit` lines.
-    ///
-    /// ```swift
-    /// let file = LineHistoryFile(url: store.fileURL.appendingPathExtension("lines"))
-    /// ```
     public init(url: URL, limit: Int = 500) {
         self.url = url
         self.limit = limit
     }
 
     /// The lines saved, oldest first; none if the file is missing or unreadable.
-    ///
-    /// ```swift
-    /// let recalled = file.load()
-    /// ```
     public func load() -> [String] {
         guard let data = try? Data(contentsOf: url) else { return [] }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         return Array(lines.suffix(limit))
     }
 
-    /// Saves the newest `limit` of `lines`, replacing the file in one rename.
-    ///
-    /// ```swift
-    /// try file.save(["list", "add Bread"])
-    /// ```
+    /// Saves the newest `limit` of `lines` that hold no control character, replacing the file
+    /// in one rename.
     public func save(_ lines: [String]) throws {
-        let kept = lines.suffix(limit).filter { !$0.contains("\n") }
+        let kept = lines.filter { TerminalText.firstControlCharacter(in: $0) == nil }.suffix(limit)
         let data = Data((kept.joined(separator: "\n") + (kept.isEmpty ? "" : "\n")).utf8)
         try data.write(to: url, options: .atomic)
     }
-}
-
-extension TODOStore {
-    /// Where an interactive session keeps the lines typed at its prompt, beside the data file.
-    ///
-    /// ```swift
-    /// store.linesURL.lastPathComponent   // "todo.json.lines"
-    /// ```
-    public var linesURL: URL { companionURL(suffix: "lines") }
 }

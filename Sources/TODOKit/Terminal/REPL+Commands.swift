@@ -1,9 +1,15 @@
+import Foundation
+
 extension REPL {
     /// Runs one parsed command and prints its result; returns `false`, after printing the
     /// error, if it failed (and so changed nothing).
     func execute(_ command: Command) -> Bool {
         do {
-            try run(command)
+            switch command {
+            case .export(let path): return export(to: path)
+            case .importFile(let path): return try importItems(from: path)
+            default: try run(command)
+            }
             return true
         } catch {
             fail(message(for: error, running: command))
@@ -63,6 +69,9 @@ extension REPL {
             say("Group ended")
         case .history:
             printHistory()
+        case .export, .importFile:
+            // Files to write or read: see `execute(_:)`.
+            break
         case .help:
             pendingOutput.append((false, TODOCommandLine.helpText))
         case .quit:
@@ -71,16 +80,76 @@ extension REPL {
         }
     }
 
+    /// Writes the list as JSON to `path`, or prints it.
+    private func export(to path: String?) -> Bool {
+        let bytes = TODOListFile(list: session.list).encoded()
+        guard let path else {
+            // Several lines, which the console escapes as it does all output.
+            pendingOutput.append((false, String(decoding: bytes, as: UTF8.self)))
+            return true
+        }
+        do {
+            try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            fail("cannot write \(path): \(error.localizedDescription)")
+            return false
+        }
+        say("Exported \(Self.counted(session.list.count)) to \(path)")
+        return true
+    }
+
+    /// Adds the items of the JSON file at `path` that the list does not have, as one step.
+    private func importItems(from path: String) throws(EditingSessionError) -> Bool {
+        let file: TODOListFile
+        do {
+            file = try TODOListFile(decoding: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            fail("cannot import \(path): \((error as? TODOListFile.ReadError)?.reason ?? "it cannot be read")")
+            return false
+        }
+        let added = try session.addItems(file.items, named: "Import \(Self.quoted(URL(fileURLWithPath: path).lastPathComponent))")
+        let skipped = file.items.count - added
+        say("Imported \(Self.counted(added)) from \(path)" + (skipped > 0 ? " (\(skipped) already in the list)" : ""))
+        return true
+    }
+
     /// Where the item numbered `number` in the list as it was before the line is now: numbers
     /// on one line refer to that list, so `rm 1; rm 2` removes the first two items shown.
+    ///
+    /// Found by following the item through the line's changes so far, which costs what the
+    /// line did, not what the list holds: a removal loses it, unless an insertion (an undo)
+    /// brings the same item back.
     private func shownPosition(_ number: Int) throws(EditingSessionError) -> Int {
-        guard let shown = itemsShownBeforeLine else { return number - 1 }
-        guard shown.indices.contains(number - 1) else {
-            throw .noSuchItem(position: number - 1, count: shown.count)
+        guard let start = lineStart else { return number - 1 }
+        guard number >= 1, number <= start.count else {
+            throw .noSuchItem(position: number - 1, count: start.count)
         }
-        guard let position = session.list.items.firstIndex(where: { $0.id == shown[number - 1] }) else {
-            throw .removedEarlierOnTheLine(number: number)
+        var position: Int? = number - 1
+        var removed: UUID?
+        for identified in session.appliedChanges[start.changes...] {
+            switch (identified.change, position) {
+            case (.insert(_, let at), let current?):
+                if at <= current { position = current + 1 }
+            case (.insert(let item, let at), nil):
+                if item.id == removed { position = at }
+            case (.remove(let at), let current?):
+                if at == current {
+                    (position, removed) = (nil, identified.itemID)
+                } else if at < current {
+                    position = current - 1
+                }
+            case (.move(let source, let destination), let current?):
+                if source == current {
+                    position = destination
+                } else {
+                    let shifted = source < current ? current - 1 : current
+                    position = destination <= shifted ? shifted + 1 : shifted
+                }
+            case (.replace, _), (.remove, nil), (.move, nil):
+                break
+            }
         }
+        guard let position else { throw .removedEarlierOnTheLine(number: number) }
         return position
     }
 
@@ -151,13 +220,31 @@ extension REPL {
         return columns
     }
 
+    /// A step's date as the `history` command shows it: `2026-11-23 14:05` in `timeZone`.
+    ///
+    /// ```swift
+    /// REPL.timestamp(Date(timeIntervalSince1970: 0), in: TimeZone(identifier: "UTC")!)   // "1970-01-01 00:00"
+    /// ```
+    static func timestamp(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
     private func message(for error: EditingSessionError, running command: Command) -> String {
         switch error {
         case .groupOpen:
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep, .importedItem:
             "\(error) (usage: \(command.verb.usage))"
         }
     }

@@ -1,66 +1,61 @@
+import Foundation
+
 extension REPL {
-    /// Runs `commands` as one event and commits what they changed: the line's transaction.
-    /// Returns whether every command succeeded.
-    func runAndCommit(_ commands: [Command]) -> Bool {
-        guard let replica else {
+    /// Runs `commands` as one event and saves what they changed: the line's transaction.
+    /// Returns whether every command succeeded and its changes were saved.
+    func runAndSave(_ commands: [Command]) -> Bool {
+        guard let database else {
             defer { _ = session.takeChanges() }
             return runEvent(commands)
         }
-        if !hasUnsavedChanges && !commands.contains(where: mayChangeList) {
-            // Reading needs no lock (see `TODOReplica.refresh()`), and takes none, so that
-            // `list` on a file this process may not write still works and writes nothing.
-            guard catchUp(replica, holdingLock: false) else { return false }
-            // Catching up may have brought another process's undo history, and with it
-            // something for `undo` or `redo` to change: then the line needs the lock after all.
-            if !commands.contains(where: mayChangeList) {
-                return runEvent(commands)
-            }
+        defer { savedHistory.lineEnded(session) }
+        // Reading takes no lock, so that `list` on a list this process may not change works,
+        // and writes nothing.
+        guard catchUp(), loadHistoryIfNeeded(for: commands) else { return false }
+        guard commands.contains(where: mayChangeList) else {
+            return runEvent(commands)
         }
-
-        let lock: TODOStore.Lock
+        let outputBefore = pendingOutput.count
+        var ran = false
+        var succeeded = false
         do {
-            lock = try replica.store.lock()
+            try database.write { () throws(TODOStoreError) in
+                // Under the lock, the list on disk is the one this line changes.
+                guard try catchUpHoldingLock(), loadHistoryIfNeeded(for: commands) else { return }
+                ran = true
+                succeeded = runEvent(commands)
+                let changes = session.takeIdentifiedChanges()
+                guard !changes.isEmpty else { return }
+                try database.commit(changes)
+                try savedHistory.save(session, to: database, edited: commands.contains { $0.isEditOrRead && mayChangeList($0) })
+            }
         } catch {
-            if case .locked = error {
-                // Without the lock there is no knowing what the list is: run nothing.
+            if ran {
+                // Nothing of the line is on disk: nothing of it stays, nor is shown as done. (No
+                // copy of the list was kept for this: holding one would make the line's first
+                // change copy the whole list.)
+                session.replaceList((try? database.readList()) ?? TODOList())
+                savedHistory.reset()
+                pendingOutput.removeSubrange(outputBefore...)
+            }
+            if error.isLocked {
                 notice("\(error)", isError: true)
-                return false
+            } else {
+                fail("\(error); nothing was changed")
             }
-            // The lock file can't be created, so the location is not writable and nobody can
-            // commit there. Run the line on the list in memory and report the save failure.
-            guard catchUp(replica, holdingLock: false) else { return false }
-            let succeeded = runEvent(commands)
-            unsavedChanges += session.takeChanges()
-            if !unsavedChanges.isEmpty {
-                reportSaveFailure(error)
-            }
-            return succeeded
-        }
-        guard catchUp(replica, holdingLock: true) else { return false }
-        let succeeded = runEvent(commands)
-        unsavedChanges += session.takeChanges()
-        if !unsavedChanges.isEmpty {
-            do {
-                let revisionBefore = replica.revision
-                try replica.commit(unsavedChanges, holding: lock)
-                unsavedChanges.removeAll()
-                saveHistory(replica, after: revisionBefore, holding: lock)
-                markSaved()
-            } catch {
-                reportSaveFailure(error)
-            }
+            succeeded = false
         }
         return succeeded
     }
 
-    /// Whether `command` may change the list, so its line must take the lock. Undo and redo
-    /// with nothing to do read only.
+    /// Whether `command` may change the list, so its line must take the write lock. Undo and
+    /// redo with nothing to do read only.
     func mayChangeList(_ command: Command) -> Bool {
         switch command {
-        case .list, .history, .help, .begin, .end, .quit: false
+        case .list, .history, .help, .begin, .end, .quit, .export: false
         case .undo: session.canUndo
         case .redo: session.canRedo
-        case .goto: true
+        case .goto, .importFile: true
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move: true
         }
     }
@@ -71,14 +66,11 @@ extension REPL {
     /// `EditingSession.applyAll(_:)`, UndoKit's scoped group, so when a command fails the
     /// earlier ones are rolled back, their output is withdrawn, and nothing is left to save.
     /// A line with `undo`, `redo`, `begin` or `end` moves through the history or its groups,
-    /// which a scope cannot contain; it runs until a command fails, as before.
+    /// which a scope cannot contain; it runs until a command fails.
     private func runEvent(_ commands: [Command]) -> Bool {
-        if commands.contains(where: mayChangeList) {
-            historyOnDisk?.noteLine(editsOnly: commands.allSatisfy(\.isEditOrRead))
-        }
-        itemsShownBeforeLine = session.list.items.map(\.id)
+        lineStart = (session.list.count, session.appliedChanges.count)
         defer {
-            itemsShownBeforeLine = nil
+            lineStart = nil
             session.endEvent()
         }
         guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {
@@ -107,62 +99,59 @@ extension REPL {
         }
     }
 
-    /// Brings the session up to date with the file; on a change made by another process,
-    /// reloads it with the undo history saved with it, and says so. Returns `false`, having
-    /// said why, if the file can't be read.
-    func catchUp(_ replica: TODOReplica, holdingLock: Bool) -> Bool {
-        let refresh: TODOReplica.Refresh
+    /// Brings the session up to date with the database; when another process changed the
+    /// list, takes the new one and says so. Returns `false`, having said why, if the database
+    /// can't be read.
+    func catchUp() -> Bool {
         do {
-            refresh = try replica.refresh()
+            return try catchUpHoldingLock()
         } catch {
             notice("\(error)", isError: true)
             return false
         }
+    }
+
+    /// ``catchUp()``, throwing: under the write lock, a failure fails the line.
+    func catchUpHoldingLock() throws(TODOStoreError) -> Bool {
+        guard let database else { return true }
+        let refresh = try database.refresh()
+        for message in database.notices.dropFirst(noticesShown) {
+            notice(message)
+        }
+        noticesShown = database.notices.count
         switch refresh {
         case .unchanged:
             break
-        case .loaded:
-            unsavedChanges.removeAll()
-            session.replaceList(replica.list)
-            _ = adoptSavedHistory(replica, holdingLock: holdingLock)
-        case .changed:
-            let dropped = unsavedChanges.count
-            unsavedChanges.removeAll()
-            let hadHistory = session.replaceList(replica.list)
-            let adoption = adoptSavedHistory(replica, holdingLock: holdingLock)
+        case .loaded(let list):
+            isLoaded = true
+            session.replaceList(list)
+        case .changed(let list):
+            // The session's history was made on the old list: it goes with it. The saved
+            // history, which holds this process's steps too, is read when a command needs it.
+            session.replaceList(list)
+            savedHistory.reset()
             if reportsOutsideChanges {
-                var message = "the list changed on disk (another todo saved it); reloaded: \(Self.counted(replica.list.count))"
-                if case .restored(let steps) = adoption, steps > 0 {
-                    message += " and its undo history (\(steps == 1 ? "1 step" : "\(steps) steps"))"
-                }
-                notice(message)
-            }
-            if hadHistory, adoption == .none || adoption == .restored(steps: 0) {
-                notice("undo history cleared because another process changed the list")
-            }
-            if dropped > 0 {
-                notice("\(dropped == 1 ? "1 unsaved change was" : "\(dropped) unsaved changes were") discarded because another process changed the list", isError: true)
+                notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(list.count))")
             }
         }
-        markSaved()
         return true
     }
 
-    /// Marks UndoKit's clean state where the session's list is the list on disk: after a
-    /// commit, and after catching up with the file when nothing waits to be saved. The prompt
-    /// then tells a pending change by the manager's `isClean` (see `prompt`).
-    func markSaved() {
-        if unsavedChanges.isEmpty && !session.undoManager.isUndoing && !session.undoManager.isRedoing {
-            session.undoManager.markClean()
+    /// Gives the session the saved undo history, once, if the line has a command that needs
+    /// it; a history that can't be used is dropped with a warning, never the list.
+    @discardableResult
+    func loadHistoryIfNeeded(for commands: [Command]) -> Bool {
+        guard let database, savedHistory.limit > 0, !savedHistory.isLoaded, commands.contains(where: \.needsHistory) else {
+            return true
         }
-    }
-
-    private func reportSaveFailure(_ error: TODOStoreError) {
-        if isOneShot {
-            // There is no next line to save it with: the change is lost with this process.
-            fail("\(error): the change was not saved")
-        } else {
-            fail("\(error) (the list and its undo history are kept; saving again after the next line)")
+        do {
+            if let problem = try savedHistory.load(into: session, from: database) {
+                notice("undo history dropped: \(problem); the list is not affected")
+            }
+            return true
+        } catch {
+            notice("\(error)", isError: true)
+            return false
         }
     }
 }
@@ -173,11 +162,20 @@ struct LineNotApplied: Error {}
 
 extension Command {
     /// Whether the command edits the list or only reads: the commands a line can apply
-    /// atomically. `undo`, `redo`, `begin` and `end` move through the history or its groups.
+    /// atomically. `undo`, `redo`, `goto`, `begin` and `end` move through the history or its
+    /// groups.
     var isEditOrRead: Bool {
         switch self {
-        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .list, .history, .help, .quit: true
+        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile, .list, .history, .export, .help, .quit: true
         case .undo, .redo, .goto, .begin, .end: false
+        }
+    }
+
+    /// Whether the command works on the undo history, which is read from the database for it.
+    var needsHistory: Bool {
+        switch self {
+        case .undo, .redo, .goto, .history: true
+        default: false
         }
     }
 }

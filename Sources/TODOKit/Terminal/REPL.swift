@@ -1,28 +1,20 @@
 import Foundation
 
 /// The `todo` read–eval–print loop: reads lines of commands, applies them to an
-/// ``EditingSession`` and commits every change to the data file.
+/// ``EditingSession`` and saves every change in the database.
 ///
 /// One line is one event: after running a line's commands the REPL calls
 /// ``EditingSession/endEvent()``, so the undo manager's `groupsByEvent` turns the line into one
 /// undo step, and the commands of a line separated by `;` are undone together.
 ///
-/// One line is also one commit, so several `todo` processes can share a file: a line that may
-/// change the list takes the store's lock, catches up with what other processes saved
-/// (``TODOReplica/refresh()``), runs, appends its changes to the journal and flushes them, and
-/// releases the lock; only then does it print what it did, so whatever the REPL reports is on
-/// disk. After each commit, still holding the lock, it saves the session's undo history beside
-/// the list (``SavedHistory``), so that a later `todo` can undo and redo what this one did. If
-/// another process changed the list since the previous line, the REPL reloads it first, with
-/// the undo history that process saved, says so in one line, and continues from there: undo
-/// is linear across processes. Lines that only read (`list`, `history`, …) catch up without
-/// the lock.
-///
-/// If a commit fails (the location is not writable, the disk is full) the REPL says so, keeps
-/// the list and its undo history in memory, and tries again after the next line. Those unsaved
-/// changes are dropped, with a message, if another process changes the list meanwhile: they
-/// were made to a list that no longer exists on disk. If the lock stays taken for the lock
-/// timeout, the line is not run.
+/// One line is also one transaction, so several `todo` processes can share a list: a line that
+/// may change it takes the database's write lock, catches up with what other processes saved,
+/// runs, writes its changes and its undo step together, and commits; only then does it print
+/// what it did, so whatever the REPL reports is on disk. A line that cannot be saved (the
+/// location is not writable, the disk is full, another process held the lock too long) is
+/// rolled back, in the database and in the session, and says so: nothing it did is shown as
+/// done. When another process changed the list, the REPL reloads it first and says so in one
+/// line; the undo history, shared by every process, is read when a command needs it.
 ///
 /// ```swift
 /// let repl = REPL(session: EditingSession(), store: store, console: .standard)
@@ -30,135 +22,76 @@ import Foundation
 /// ```
 public final class REPL {
     /// The session the commands edit.
-    ///
-    /// ```swift
-    /// repl.handle(line: "add Buy milk")
-    /// repl.session.list.count   // 1
-    /// ```
     public let session: EditingSession
 
-    /// The replica of the data file that changes are committed to; `nil` keeps the list in
-    /// memory only.
-    ///
-    /// ```swift
-    /// repl.replica?.revision   // the revision on disk after the last line
-    /// ```
-    public let replica: TODOReplica?
+    /// The database changes are saved in; `nil` keeps the list in memory only.
+    public let database: TODODatabase?
 
     let console: Console
+
+    /// What the database holds of the session's undo history.
+    let savedHistory: SavedHistory
 
     /// The time zone `history` shows dates in; tests fix it.
     var timeZone = TimeZone.current
 
-    /// Changes the session made that are not yet committed, because a commit failed.
-    var unsavedChanges: [TODOList.Change] = []
-
-    /// What the history file holds, as this REPL last wrote or read it: the revision it
-    /// belongs to, where its steps are, and how many changes follow its base. `nil` when the
-    /// next save must write the history whole (none written or read yet, or one that could
-    /// not be appended to).
-    var historyOnDisk: HistoryOnDisk?
-
     /// Whether to announce that another process changed the list. A one-shot command, which
     /// never showed the list, has nothing to announce.
     var reportsOutsideChanges = true
-    /// Whether this REPL runs one command line and exits (`todo add …`): a change it cannot
-    /// save is lost, and it says so.
-    var isOneShot = false
 
     /// What the current line printed, held back until its changes are committed.
     var pendingOutput: [(isError: Bool, text: String)] = []
-    /// While a line runs: the items of the list as it was before the line, in order, which
-    /// its item numbers refer to.
-    var itemsShownBeforeLine: [UUID]?
+    /// While a line runs: how many items the list had before it, which its item numbers refer
+    /// to, and how many changes the session had made then; see `shownPosition(_:)`.
+    var lineStart: (count: Int, changes: Int)?
 
-    /// Whether any command failed or any save failed so far; ``run()`` exits with status 1 then.
-    ///
-    /// ```swift
-    /// repl.handle(line: "frob")
-    /// repl.hadErrors   // true
-    /// ```
+    /// Whether any command failed, or any change could not be saved, so far.
     public internal(set) var hadErrors = false
 
-    /// Creates a REPL that commits to `replica`; nothing is read or written until ``run()`` or
-    /// ``handle(line:)``.
-    ///
-    /// If the replica has not been loaded yet, the first of those loads it and the session
-    /// starts from the file's list and the undo history saved with it. The session's
-    /// `levelsOfUndo` becomes the store's ``TODOStore/Options/historyLimit``.
-    ///
-    /// ```swift
-    /// let replica = TODOReplica(store: store)
-    /// try replica.refresh()
-    /// let repl = REPL(session: EditingSession(list: replica.list), replica: replica, console: .standard)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - session: The session to edit; its list must be the replica's if the replica is
-    ///     loaded.
-    ///   - replica: Where to commit after each change, or `nil` not to save.
-    ///   - console: The input and output streams.
-    public init(session: EditingSession, replica: TODOReplica?, console: Console) {
+    /// Creates a REPL that saves in `database`; nothing is read or written until ``run()`` or
+    /// ``handle(line:)``, the first of which loads the list. The session's `levelsOfUndo`
+    /// becomes the store's ``TODOStore/Options/historyLimit``.
+    public init(session: EditingSession, database: TODODatabase?, console: Console) {
         self.session = session
-        self.replica = replica
+        self.database = database
         self.console = console
-        if let limit = replica?.store.options.historyLimit, limit > 0 {
+        let limit = database?.store.options.historyLimit ?? 0
+        savedHistory = SavedHistory(limit: limit)
+        if limit > 0 {
             // What a session can undo is what it saves, and what the next process can undo.
             session.undoManager.levelsOfUndo = limit
         }
     }
 
-    /// Creates a REPL that commits to a new replica of `store`, loaded by the first ``run()``
-    /// or ``handle(line:)``; the session then starts from the file's list.
-    ///
-    /// ```swift
-    /// let repl = REPL(session: EditingSession(), store: TODOStore(fileURL: url), console: .standard)
-    /// let scratch = REPL(session: EditingSession(), store: nil, console: console)   // memory only
-    /// ```
+    /// Creates a REPL that saves in `store`'s database, or, with `nil`, in memory only.
     public convenience init(session: EditingSession, store: TODOStore?, console: Console) {
-        self.init(session: session, replica: store.map(TODOReplica.init(store:)), console: console)
+        self.init(session: session, database: store.map(TODODatabase.init(store:)), console: console)
     }
 
-    /// The store changes are committed to, if any.
-    ///
-    /// ```swift
-    /// repl.store?.fileURL.path
-    /// ```
-    public var store: TODOStore? { replica?.store }
+    /// The store changes are saved in, if any.
+    public var store: TODOStore? { database?.store }
 
-    /// Whether the list has changes that are not yet in the data file.
+    /// Reads and runs lines until `quit` or the end of input, then returns the exit status.
     ///
-    /// ```swift
-    /// if repl.hasUnsavedChanges { print("not saved") }
-    /// ```
-    public var hasUnsavedChanges: Bool {
-        replica != nil && !(unsavedChanges.isEmpty && session.appliedChanges.isEmpty)
-    }
-
-    /// Reads and runs lines until `quit` or the end of input, then returns the exit status:
-    /// 0 if every command succeeded and everything was saved, 1 otherwise.
-    ///
-    /// Loads the data file first, if that has not happened yet, and returns 1 at once if it
-    /// can't be read. When the console is interactive it greets on standard output and prompts
-    /// with the item count; otherwise it names the data file on standard error and prints no
-    /// prompt, so a script's output holds only what its commands print.
-    ///
-    /// ```swift
-    /// let status = repl.run()
-    /// ```
+    /// An interactive session says what went wrong as it happens, so its status says only how
+    /// it ended: 0, or 1 if the list could not be read at all. A script (standard input not a
+    /// terminal) exits with 1 if any of its commands failed or could not be saved, so that
+    /// whatever runs it can tell. When the console is interactive it greets on standard
+    /// output and prompts with the item count; otherwise it names the data file on standard
+    /// error and prints no prompt, so a script's output holds only what its commands print.
     public func run() -> Int32 {
-        guard loadIfNeeded() else { return 1 }
+        guard loadIfNeeded() else {
+            flushOutput()
+            return 1
+        }
         announce()
         flushOutput()
         while true {
             if console.isInteractive {
                 // The prompt counts the items on disk: another todo may have changed them
-                // since the last line. Reading the journal's new records is cheap (see
-                // `TODOReplica.refresh()`); a list with changes not yet saved stays as it is.
-                if let replica, !hasUnsavedChanges {
-                    _ = catchUp(replica, holdingLock: false)
-                    flushOutput()
-                }
+                // since the last line. One `PRAGMA data_version` tells.
+                _ = catchUp()
+                flushOutput()
             }
             let line: String?
             if console.isInteractive, let readWithPrompt = console.readLineWithPrompt {
@@ -175,25 +108,16 @@ public final class REPL {
             }
             guard handle(line: line) else { break }
         }
-        if hasUnsavedChanges, let store {
-            console.writeError("error: the last changes are not saved in \(store.fileURL.path)\n")
-            hadErrors = true
-        }
-        return hadErrors ? 1 : 0
+        return hadErrors && !console.isInteractive ? 1 : 0
     }
 
-    /// Runs one line of input as one event and one commit, and returns `false` if the line
+    /// Runs one line of input as one event and one transaction, and returns `false` if the line
     /// asked to quit.
     ///
     /// A line whose commands don't all parse runs nothing. A line of edits applies completely
     /// or not at all: when a command fails, the commands before it are rolled back and nothing
     /// is saved. A line with `undo`, `redo`, `begin` or `end` stops at a failing command, and the
     /// commands before it stay applied, as one undo step, and are saved.
-    ///
-    /// ```swift
-    /// repl.handle(line: "add Buy milk; add Buy eggs")
-    /// repl.handle(line: "undo")   // prints: Undo Add "Buy eggs" (both are removed)
-    /// ```
     @discardableResult
     public func handle(line: String) -> Bool {
         defer { flushOutput() }
@@ -208,34 +132,25 @@ public final class REPL {
             commands.removeSubrange(quit...)
             quits = true
         }
-        let succeeded = runAndCommit(commands)
+        let succeeded = runAndSave(commands)
         return !(quits && succeeded)
     }
 
-    /// Loads the replica if it never was, and starts the session from its list and the undo
-    /// history saved with it; on failure prints the problem and returns `false`.
+    /// Loads the list if it never was; on failure prints the problem and returns `false`.
     func loadIfNeeded() -> Bool {
-        guard let replica, !replica.isLoaded else { return true }
-        do {
-            try replica.refresh()
-        } catch {
-            console.writeError("todo: \(error)\n")
-            hadErrors = true
-            return false
-        }
-        session.replaceList(replica.list)
-        _ = adoptSavedHistory(replica, holdingLock: false)
-        markSaved()
-        return true
+        guard database != nil, !isLoaded else { return true }
+        return catchUp()
     }
+
+    /// Whether the list has been read from the database.
+    var isLoaded = false
+    /// How many of the database's notices (an import, an upgrade) were printed.
+    var noticesShown = 0
 
     /// The prompt: the item count, and a reminder while a group is open.
     var prompt: String {
         var state = [Self.counted(session.list.count)]
         if session.isGroupOpen { state.append("group open") }
-        // UndoKit's clean state, marked whenever the list is saved: a change that could not
-        // be saved leaves the manager unclean until it is saved, or undone.
-        if replica != nil && !session.undoManager.isClean { state.append("not saved") }
         return "todo (\(state.joined(separator: ", ")))> "
     }
 

@@ -22,10 +22,6 @@ public final class TerminalLineReader {
     public var history: [String] { editor.history }
 
     /// A reader of `input` that draws on `output`, both a terminal, recalling `history`.
-    ///
-    /// ```swift
-    /// let reader = TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: ["list"])
-    /// ```
     public init(input: Int32, output: Int32, history: [String]) {
         self.input = input
         self.output = output
@@ -34,10 +30,6 @@ public final class TerminalLineReader {
 
     /// Reads one line, showing `prompt`; `nil` at the end of input (Ctrl-D on an empty line,
     /// or the terminal closed). Ctrl-C abandons the line and shows the prompt again.
-    ///
-    /// ```swift
-    /// if let line = reader.readLine(prompt: "todo> ") { handle(line) }
-    /// ```
     public func readLine(prompt: String) -> String? {
         guard let rawMode = TerminalMode.enterRaw(input) else { return nil }
         defer { rawMode.restore() }

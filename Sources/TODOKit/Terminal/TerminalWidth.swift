@@ -11,19 +11,11 @@
 /// ```
 public enum TerminalWidth {
     /// The columns `text` takes.
-    ///
-    /// ```swift
-    /// TerminalWidth.of("todo (3 items)> ")   // 16
-    /// ```
     public static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// The columns one character takes.
-    ///
-    /// ```swift
-    /// TerminalWidth.of(Character("あ"))   // 2
-    /// ```
     public static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
         let properties = scalar.properties

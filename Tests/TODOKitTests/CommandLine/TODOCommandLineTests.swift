@@ -11,7 +11,7 @@ import Testing
 
     @Test func oneShotCommandsRunAgainstTheFileAndExit() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json").path
+        let file = directory.file("todo.db").path
 
         var result = Self.run(["--file", file, "add", "Buy", "milk"])
         #expect(result.status == 0)
@@ -37,7 +37,7 @@ import Testing
 
     @Test func aFailingOneShotCommandExitsNonZeroAndChangesNothing() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         #expect(Self.run(["--file", file.path, "add", "Buy milk"]).status == 0)
         let before = try Data(contentsOf: file)
 
@@ -49,13 +49,13 @@ import Testing
 
     @Test func titlesMayStartWithADash() throws {
         let directory = try TemporaryDirectory()
-        let result = Self.run(["--file", directory.file("todo.json").path, "add", "-5", "degrees:", "wear", "a", "coat"])
+        let result = Self.run(["--file", directory.file("todo.db").path, "add", "-5", "degrees:", "wear", "a", "coat"])
         #expect(result.console.output == "1. [ ] -5 degrees: wear a coat\n")
     }
 
     @Test func withoutACommandItReadsStandardInput() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json").path
+        let file = directory.file("todo.db").path
         let result = Self.run(["--file", file], input: ["add Buy milk", "add Buy eggs; done 1", "undo", "list"])
         #expect(result.status == 0)
         #expect(result.console.outputLines == ["1. [ ] Buy milk", "2. [ ] Buy eggs", "1. [x] Buy milk", "Undo Mark \"Buy milk\" Done (item 2 is gone; item 1 changed)", "1. [ ] Buy milk"])
@@ -82,13 +82,16 @@ import Testing
         #expect(try TODOStore(fileURL: fromVariable).load().list.count == 1)
     }
 
+    /// A file an earlier version would have read and this one cannot: never overwritten, and
+    /// no database is made beside it.
     @Test(arguments: [
-        ("not json", "is not a valid TODO file: not valid JSON"),
-        ("{\"formatVersion\": 3, \"items\": []}", "has format version 3; this todo reads versions 1 to 2"),
+        ("todo.json", "not json", "is damaged: it is not a todo.json file (JSON with a \"formatVersion\")"),
+        ("todo.json", "{\"formatVersion\": 3, \"items\": []}", "has version 3; this todo reads versions up to 2"),
+        ("todo.db", "not a database, not even JSON", "is not a TODO list: file is not a database"),
     ])
-    func anUnreadableFileStopsTheProgramAndStaysUntouched(contents: String, problem: String) throws {
+    func anUnreadableFileStopsTheProgramAndStaysUntouched(name: String, contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file(name)
         let bytes = Data(contents.utf8)
         try bytes.write(to: file)
 
@@ -98,7 +101,7 @@ import Testing
             #expect(result.console.errors == "todo: \(file.path) \(problem)\n")
             #expect(result.console.output.isEmpty)
             #expect(try Data(contentsOf: file) == bytes)
-            #expect(try directory.contents() == ["todo.json"])
+            #expect(try directory.contents() == [name])
         }
     }
 
@@ -116,6 +119,44 @@ import Testing
         #expect(result.status == 0)
         #expect(result.console.output.hasPrefix("usage: todo [--file PATH]"))
         #expect(result.console.output.contains("add <title>"))
+    }
+
+    @Test func exportWritesTheListAsJSONAndImportAddsWhatTheListLacks() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db").path
+        let backup = directory.file("backup.json").path
+        #expect(Self.run(["--file", file, "add", "Buy milk", ";", "add", "Pay rent"]).status == 0)
+        #expect(Self.run(["--file", file, "done", "2"]).status == 0)
+        let printed = Self.run(["--file", file, "export"])
+        #expect(printed.status == 0)
+        #expect(printed.console.output.hasPrefix("{\n  \"formatVersion\" : 2,\n  \"items\" : [\n    {\n      \"detail\" : \"\",\n"))
+        #expect(Self.run(["--file", file, "export", backup]).console.output == "Exported 2 items to \(backup)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == Data(printed.console.output.utf8))
+
+        #expect(Self.run(["--file", file, "rm", "1"]).status == 0)
+        let imported = Self.run(["--file", file, "import", backup])
+        #expect(imported.console.output == "Imported 1 item from \(backup) (1 already in the list)\n")
+        #expect(Self.run(["--file", file, "list"]).console.outputLines == ["1. [x] Pay rent", "2. [ ] Buy milk"])
+        #expect(Self.run(["--file", file, "undo"]).console.outputLines == ["Undo Import \"backup.json\" (item 2 is gone)"])
+    }
+
+    @Test(arguments: [
+        ("[1, 2]", "cannot import %@: it is not a TODO list file (JSON with a \"formatVersion\")"),
+        ("{\"formatVersion\": 7, \"items\": []}", "cannot import %@: it has format version 7; this todo reads versions 1 to 2"),
+        ("{\"formatVersion\": 2, \"items\": [{\"title\": \"x\"}]}", "cannot import %@: its items cannot be read (at items[0].id)"),
+        (#"{"formatVersion": 2, "items": [{"detail": "", "id": "0F1D6A4E-5B0A-4C47-9D43-2C1E2E7B9A10", "isDone": false, "priority": "low", "title": "a\u001b[2J"}]}"#,
+         "item 1 of the file: titles and details cannot contain control characters (U+001B at character 2) (usage: import <path>)"),
+    ])
+    func aFileThatCannotBeImportedChangesNothing(contents: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db").path
+        let bad = directory.file("bad.json").path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: bad))
+        #expect(Self.run(["--file", file, "add", "Buy milk"]).status == 0)
+        let result = Self.run(["--file", file, "import", bad])
+        #expect(result.status == 1)
+        #expect(result.console.errorLines == ["error: " + message.replacingOccurrences(of: "%@", with: bad)])
+        #expect(try TODOStore(fileURL: URL(fileURLWithPath: file)).load().revision == 1)
     }
 }
 
@@ -139,7 +180,7 @@ import Testing
     @Test(arguments: [["begin", "Week"], ["end"], ["add", "milk", ";", "begin"]])
     func groupsAreRefusedInOneShotMode(arguments: [String]) throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json").path
+        let file = directory.file("todo.db").path
         let result = TODOCommandLineTests.run(["--file", file] + arguments)
         #expect(result.status == 2)
         #expect(result.console.errors.contains("works only in a session"))

@@ -65,7 +65,7 @@ import UndoKit
         session.endEvent()
         try session.setTitle("z", at: 0)
         session.endEvent()
-        let history = try #require(session.savableHistory())
+        let history = try session.undoManager.undoHistory(of: TODOCommand.self)
         #expect(history.undoSteps.map(\.actionName) == ["Add \"x\"", "Edit \"z\""])
         let restored = EditingSession(list: session.list)
         try restored.restoreHistory(history)

@@ -156,6 +156,7 @@ import UndoKit
         ("move 0 2", .noSuchItem(position: 2, count: 2)),
         ("move 2 0", .noSuchItem(position: 2, count: 2)),
         ("add empty", .emptyTitle),
+        ("add tab", .controlCharacter(0x09, position: 4)),
         ("add newline", .multipleLines),
         ("setTitle blank", .emptyTitle),
         ("setDetail newline", .multipleLines),
@@ -174,7 +175,8 @@ import UndoKit
             case "setDone 5": try session.setDone(true, at: 5)
             case "move 0 2": try session.move(from: 0, to: 2)
             case "move 2 0": try session.move(from: 2, to: 0)
-            case "add empty": try session.add(" \t ")
+            case "add empty": try session.add("   ")
+            case "add tab": try session.add("Buy\tmilk")
             case "add newline": try session.add("Buy\nmilk")
             case "setTitle blank": try session.setTitle("  ", at: 0)
             default: try session.setDetail("a\r\nb", at: 0)
@@ -193,6 +195,8 @@ import UndoKit
         (.emptyTitle, "the title is empty"),
         (.noGroupOpen, "no group is open (\"end\" must follow \"begin\")"),
         (.groupOpen, "a group is open; type \"end\" first"),
+        (.controlCharacter(0x09, position: 4), "titles and details cannot contain tabs (U+0009 at character 4); use spaces"),
+        (.controlCharacter(0x9B, position: 1), "titles and details cannot contain control characters (U+009B at character 1)"),
     ])
     func errorDescriptions(error: EditingSessionError, description: String) {
         #expect(error.description == description)

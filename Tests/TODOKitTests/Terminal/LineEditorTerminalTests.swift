@@ -36,7 +36,7 @@ import Testing
 
     @Test func arrowsEditTheLineAndEnterSubmitsTheText() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         guard let terminal = Self.start(file) else { return }
         #expect(Self.prompted(terminal))
         terminal.type("add Tst\u{1B}[D\u{1B}[De\r")          // ← ← then e: "Test"
@@ -53,7 +53,7 @@ import Testing
 
     @Test func upRecallsLinesOfAnEarlierSession() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         guard let first = Self.start(file) else { return }
         #expect(Self.prompted(first))
         first.type("add Buy milk\r")
@@ -73,7 +73,7 @@ import Testing
 
     @Test func ctrlCAbandonsTheLineAndCtrlDInMidLineDoesNothing() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         guard let terminal = Self.start(file) else { return }
         #expect(Self.prompted(terminal))
         terminal.type("add junk\u{03}")
@@ -91,7 +91,7 @@ import Testing
 
     @Test func utf8EditsByCharacterAndLongLinesWork() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         guard let terminal = Self.start(file) else { return }
         #expect(Self.prompted(terminal))
         terminal.type("add 日本語👍🏽\u{7F}\r")                    // Backspace removes the emoji
@@ -106,7 +106,7 @@ import Testing
 
     @Test func sigtermAtThePromptLeavesTheTerminalCooked() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.file("todo.json")
+        let file = directory.file("todo.db")
         guard let terminal = Self.start(file) else { return }
         #expect(Self.prompted(terminal))
         terminal.type("add half")
@@ -115,6 +115,39 @@ import Testing
         kill(terminal.processIdentifier, SIGTERM)
         #expect(terminal.waitForExit() != nil)
         #expect(terminal.isCooked)
+        #expect(try Self.titles(file).isEmpty)
+    }
+
+    /// Every way text reaches the terminal is escaped: a line recalled from a recall file an
+    /// older `todo` wrote raw, a typed or pasted C1 control (U+009B, the one-byte CSI), a tab.
+    /// Nothing raw is written to the recall file, and the session, which showed each error as
+    /// it happened, ends with status 0.
+    @Test func recalledAndTypedControlCharactersReachTheTerminalEscaped() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        let recall = URL(fileURLWithPath: file.path + ".lines")
+        try Data("list\nadd \u{1B}]0;pwned\u{07} x \u{1B}[2J\n".utf8).write(to: recall)
+        guard let terminal = Self.start(file) else { return }
+        #expect(Self.prompted(terminal))
+        terminal.type("\u{1B}[A")                                  // ↑: the hostile line
+        #expect(terminal.waitFor { $0.contains("add \\u{1B}]0;pwned\\u{07} x \\u{1B}[2J") }, "\(terminal.screen.debugDescription)")
+        terminal.type("\r")
+        #expect(Self.answered(terminal, "unknown command \"pwned\\u{07}\""))
+        terminal.type("add a\u{9B}2J b")                           // typed or pasted C1
+        #expect(terminal.waitFor { $0.contains("add a\\u{9B}2J b") })
+        terminal.type("\r")
+        #expect(Self.answered(terminal, "(U+009B at character 2)"))
+        terminal.type("add one\ttwo")
+        // The cursor goes after the escape: "todo (0 items)> " (16) + "add one" (7) + 6 + "two" (3).
+        #expect(terminal.waitFor { $0.contains("add one\\u{09}two\u{1B}[K\r\u{1B}[32C") }, "\(terminal.screen.suffix(80).debugDescription)")
+        terminal.type("\r")
+        #expect(Self.answered(terminal, "cannot contain tabs"))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        for raw in ["\u{1B}]0;", "\u{1B}[2J", "\u{07}", "\u{9B}", "\t"] {
+            #expect(!terminal.screen.contains(raw), "\(raw.debugDescription) reached the terminal raw")
+        }
+        #expect(try String(contentsOf: recall, encoding: .utf8) == "list\n")
         #expect(try Self.titles(file).isEmpty)
     }
 }

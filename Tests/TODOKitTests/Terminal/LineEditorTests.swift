@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TODOKit
 
@@ -88,12 +89,41 @@ import Testing
 
     @Test func theRecallFileKeepsTheNewestLines() throws {
         let directory = try TemporaryDirectory()
-        let file = LineHistoryFile(url: directory.file("todo.json.lines"), limit: 3)
+        let file = LineHistoryFile(url: directory.file("todo.db.lines"), limit: 3)
         #expect(file.load().isEmpty)
         try file.save(["1", "2", "3", "4"])
         #expect(file.load() == ["2", "3", "4"])
-        let unwritable = LineHistoryFile(url: directory.file("missing/dir/todo.json.lines"))
+        let unwritable = LineHistoryFile(url: directory.file("missing/dir/todo.db.lines"))
         #expect(throws: (any Error).self) { try unwritable.save(["x"]) }
         #expect(unwritable.load().isEmpty)
+    }
+
+    /// Control characters typed, pasted or recalled are drawn escaped, like every other
+    /// output, and the cursor counts the escapes' width: C0, DEL, C1 (U+009B, the one-byte
+    /// CSI, included) and tab, whose real width would depend on the column.
+    @Test(arguments: [
+        ("a\u{1B}[2J", "a\\u{1B}[2J", 10),
+        ("\u{1B}]0;pwned\u{07}", "\\u{1B}]0;pwned\\u{07}", 20),
+        ("x\u{9B}2J", "x\\u{9B}2J", 9),
+        ("del\u{7F}", "del\\u{7F}", 9),
+        ("a\tb", "a\\u{09}b", 8),
+        ("e\u{301}\u{85}", "e\u{301}\\u{85}", 7),
+    ])
+    func controlCharactersAreDrawnEscapedAndTheCursorCountsThem(typed: String, shown: String, column: Int) {
+        let editor = Self.typed(Self.characters(typed))
+        let drawn = editor.render(prompt: "", width: 80)
+        #expect(drawn == "\r" + shown + "\u{1B}[K\r\u{1B}[\(column)C")
+        #expect(!drawn.unicodeScalars.contains { TerminalText.isControl($0) && $0 != "\r" && $0 != "\u{1B}" })
+        #expect(!drawn.dropFirst().replacingOccurrences(of: "\u{1B}[K\r\u{1B}[\(column)C", with: "").contains("\u{1B}"))
+    }
+
+    @Test func theRecallFileKeepsNoLineWithAControlCharacter() throws {
+        let directory = try TemporaryDirectory()
+        let file = LineHistoryFile(url: directory.file("todo.db.lines"))
+        try file.save(["list", "add \u{1B}]0;pwned\u{07} x \u{1B}[2J", "add \u{9B}2J", "add tab\there", "add Tea"])
+        #expect(file.load() == ["list", "add Tea"])
+        let bytes = [UInt8](try Data(contentsOf: file.url))
+        let raw = bytes.filter { byte in (byte < 0x20 && byte != 0x0A) || byte == 0x7F || byte == 0xC2 }
+        #expect(raw.isEmpty, "nothing raw waits in the file")
     }
 }

@@ -13,7 +13,7 @@ import Testing
     /// Two REPLs on one new file; the directory lives as long as the caller keeps it.
     static func twoSessions() throws -> (TemporaryDirectory, TODOStore, mine: (REPL, ScriptedConsole), theirs: (REPL, ScriptedConsole)) {
         let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let store = TODOStore(fileURL: directory.file("todo.db"))
         return (directory, store, make(store), make(store))
     }
 
@@ -23,26 +23,24 @@ import Testing
         return (console.outputLines, console.errorLines)
     }
 
+    static let reloadedOne = "todo: the list changed on disk (another todo saved it); reloaded: 1 item"
     static let reloadedTwo = "todo: the list changed on disk (another todo saved it); reloaded: 2 items"
-    static let historyCleared = "todo: undo history cleared because another process changed the list"
 
-    @Test func anOutsideChangeIsReloadedWithTheUndoHistoryItSavedAndUndoContinuesLinearly() throws {
+    @Test func anOutsideChangeIsReloadedAndUndoContinuesLinearlyWithTheSharedHistory() throws {
         let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
         defer { withExtendedLifetime(directory) {} }
 
         _ = Self.run("add Buy milk", mine, myConsole)
         #expect(Self.run("add Buy eggs", theirs, theirConsole) == (["2. [ ] Buy eggs"], []),
-                "a REPL's first line loads silently, with the saved history")
-        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy milk", "2. [ ] Buy eggs"], [Self.reloadedTwo + " and its undo history (2 steps)"]))
+                "a REPL's first line loads silently")
+        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy milk", "2. [ ] Buy eggs"], [Self.reloadedTwo]))
         #expect(Self.run("undo", mine, myConsole) == (["Undo Add \"Buy eggs\" (item 2 is gone)"], []), "their step, undone by me")
         #expect(Self.run("undo; redo", mine, myConsole).output == ["Undo Add \"Buy milk\" (item 1 is gone)", "Redo Add \"Buy milk\" (item 1 is back)"])
-        #expect(Self.run("list", theirs, theirConsole).errors == [
-            "todo: the list changed on disk (another todo saved it); reloaded: 1 item and its undo history (2 steps)",
-        ])
+        #expect(Self.run("list", theirs, theirConsole).errors == [Self.reloadedOne])
         #expect(Self.run("redo", theirs, theirConsole) == (["Redo Add \"Buy eggs\" (item 2 is back)"], []), "my undo, redone by them")
         #expect(!mine.hadErrors, "reloading is not an error")
         #expect(try store.load().list.items.map(\.title) == ["Buy milk", "Buy eggs"])
-        #expect(try store.loadHistory()?.revision == store.load().revision)
+        #expect(try store.savedStepNames() == (undo: ["Add \"Buy milk\"", "Add \"Buy eggs\""], redo: []))
     }
 
     /// Regression: `redo` with nothing to redo in memory read only, so it took no lock; the
@@ -54,29 +52,34 @@ import Testing
         #expect(Self.run("undo", theirs, theirConsole).output == ["Undo Add \"Buy milk\" (item 1 is gone)"])
         #expect(!mine.session.canRedo)
         #expect(Self.run("redo", mine, myConsole).output == ["Redo Add \"Buy milk\" (item 1 is back)"])
-        #expect(!mine.hasUnsavedChanges && !mine.hadErrors)
+        #expect(!mine.hadErrors)
         #expect(try store.load().list.items.map(\.title) == ["Buy milk"])
-        #expect(try store.loadHistory()?.history.undoSteps.count == 1)
+        #expect(try store.savedStepNames() == (undo: ["Add \"Buy milk\""], redo: []))
     }
 
-    @Test func aTodoThatSavesNoHistoryClearsTheOthersUndoHistory() throws {
+    @Test func aTodoThatSavesNoHistoryLeavesTheOthersNothingToUndo() throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("todo.json")
+        let url = directory.file("todo.db")
         let (mine, myConsole) = Self.make(TODOStore(fileURL: url))
         let (theirs, theirConsole) = Self.make(TODOStore(fileURL: url, options: TODOStore.Options(historyLimit: 0)))
         _ = Self.run("add Buy milk", mine, myConsole)
         _ = Self.run("add Buy eggs", theirs, theirConsole)
-        #expect(Self.run("list", mine, myConsole).errors == [Self.reloadedTwo, Self.historyCleared])
-        #expect(!mine.session.canUndo)
-        #expect(Self.run("undo", mine, myConsole) == (["Nothing to undo"], []))
+        #expect(Self.run("undo", mine, myConsole) == (["Nothing to undo"], [
+            Self.reloadedTwo,
+            "todo: undo history dropped: it belongs to revision 1 of the list, which a todo that keeps no undo history "
+                + "changed since (it is at revision 2); the list is not affected",
+        ]))
+        #expect(Self.run("add Bread; undo", mine, myConsole).output == ["3. [ ] Bread", "Undo Add \"Bread\" (item 3 is gone)"])
     }
 
-    @Test func noHistoryMeansNothingToClear() throws {
+    @Test func aReloadIsSaidOnceAndLoadsNoHistory() throws {
         let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
         defer { withExtendedLifetime(directory) {} }
         _ = Self.run("list", mine, myConsole)
         _ = Self.run("add Buy milk", theirs, theirConsole)
-        #expect(Self.run("list", mine, myConsole).errors == ["todo: the list changed on disk (another todo saved it); reloaded: 1 item and its undo history (1 step)"])
+        #expect(Self.run("list", mine, myConsole).errors == [Self.reloadedOne])
+        #expect(Self.run("list", mine, myConsole).errors == [])
+        #expect(!mine.savedHistory.isLoaded)
         #expect(try store.load().revision == 1)
     }
 
@@ -86,8 +89,8 @@ import Testing
         _ = Self.run("begin Week", mine, myConsole)
         _ = Self.run("add Monday", mine, myConsole)
         _ = Self.run("add Tuesday", theirs, theirConsole)
-        // Their history holds my group as far as it had got, as a step, and their add.
-        #expect(Self.run("add Wednesday", mine, myConsole) == (["3. [ ] Wednesday"], [Self.reloadedTwo + " and its undo history (2 steps)"]))
+        // The saved history holds my group as far as it had got, as a step, and their add.
+        #expect(Self.run("add Wednesday", mine, myConsole) == (["3. [ ] Wednesday"], [Self.reloadedTwo]))
         #expect(mine.session.isGroupOpen)
         #expect(Self.run("add Thursday", mine, myConsole).output == ["4. [ ] Thursday"])
         #expect(Self.run("end", mine, myConsole).output == ["Group ended"])
@@ -98,53 +101,46 @@ import Testing
         #expect(try store.load().list.items.isEmpty)
     }
 
-    @Test func unsavedChangesAreDroppedWhenAnotherProcessSavesFirst() throws {
+    @Test func aLineThatCannotBeSavedChangesNothingAndTheNextSeesTheOtherProcesssChange() throws {
         struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
         let directory = try TemporaryDirectory()
-        let url = directory.file("todo.json")
-        let failing = TODOStore(fileURL: url) { step in
-            if case .wroteTemporaryFile = step { throw DiskFull() }
-        }
-        let (mine, myConsole) = Self.make(failing)
+        let url = directory.file("todo.db")
         let (theirs, theirConsole) = Self.make(TODOStore(fileURL: url))
+        _ = Self.run("add Buy milk", theirs, theirConsole)
+        let (mine, myConsole) = Self.make(TODOStore(fileURL: url, beforeCommit: { throw DiskFull() }))
 
-        let failed = Self.run("add Buy milk", mine, myConsole)
-        #expect(failed.output == ["1. [ ] Buy milk"])
-        #expect(failed.errors == ["error: cannot save \(url.path): No space left on device (the list and its undo history are kept; saving again after the next line)"])
-        #expect(mine.hasUnsavedChanges)
+        let failed = Self.run("rm 1", mine, myConsole)
+        #expect(failed.output == [], "nothing it did is shown as done")
+        #expect(failed.errors == ["error: cannot save \(url.path): No space left on device; nothing was changed"])
+        #expect(mine.session.list.items.map(\.title) == ["Buy milk"])
 
         _ = Self.run("add Buy eggs", theirs, theirConsole)
-        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy eggs"], [
-            "todo: the list changed on disk (another todo saved it); reloaded: 1 item and its undo history (1 step)",
-            "todo: 1 unsaved change was discarded because another process changed the list",
-        ]))
-        #expect(!mine.hasUnsavedChanges)
+        #expect(Self.run("list", mine, myConsole) == (["1. [ ] Buy milk", "2. [ ] Buy eggs"], [Self.reloadedTwo]))
         #expect(mine.hadErrors)
-        #expect(try TODOStore(fileURL: url).load().list.items.map(\.title) == ["Buy eggs"])
+        #expect(try TODOStore(fileURL: url).load().list.items.map(\.title) == ["Buy milk", "Buy eggs"])
     }
 
     @Test func aLockedFileSkipsTheLineButReadingNeedsNoLock() throws {
         let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"), options: .init(lockTimeout: .zero))
+        let store = TODOStore(fileURL: directory.file("todo.db"), options: .init(lockTimeout: .zero))
         let (repl, console) = Self.make(store)
         _ = Self.run("add Buy milk", repl, console)
-        let holder = try store.lock()
-
-        let locked = Self.run("add Buy eggs; list", repl, console)
-        #expect(locked.output == [])
-        #expect(locked.errors == ["todo: \(store.fileURL.path) is locked by \(ProcessInfo.processInfo.processName), pid \(getpid()); try again"])
-        #expect(repl.hadErrors)
-        #expect(Self.run("list", repl, console) == (["1. [ ] Buy milk"], []))
-        #expect(Self.run("undo", repl, console).errors.count == 1, "undo changes the list, so it needs the lock")
-
-        holder.release()
+        let holder = TODODatabase(store: TODOStore(fileURL: store.fileURL))
+        try holder.write { () throws(TODOStoreError) in
+            let locked = Self.run("add Buy eggs; list", repl, console)
+            #expect(locked.output == [])
+            #expect(locked.errors == ["todo: \(store.fileURL.path) is busy: another todo has been changing it for 0 s; try again"])
+            #expect(repl.hadErrors)
+            #expect(Self.run("list", repl, console) == (["1. [ ] Buy milk"], []))
+            #expect(Self.run("undo", repl, console).errors.count == 1, "undo changes the list, so it needs the lock")
+        }
         #expect(Self.run("undo", repl, console) == (["Undo Add \"Buy milk\" (item 1 is gone)"], []))
         #expect(try store.load().list == [])
     }
 
     @Test func outputIsPrintedOnlyOnceTheLineIsSaved() throws {
         let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
+        let store = TODOStore(fileURL: directory.file("todo.db"))
         var savedWhenPrinted: [Int] = []
         let console = Console(isInteractive: false, readLine: { nil }, write: { _ in
             savedWhenPrinted.append((try? store.load().list.count) ?? -1)
@@ -214,7 +210,7 @@ import Testing
 @Suite struct REPLPromptTests {
     @Test func thePromptCountsTheItemsOnDiskBeforeEachLine() throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("todo.json")
+        let url = directory.file("todo.db")
         let other = REPL(session: EditingSession(), store: TODOStore(fileURL: url),
                          console: ScriptedConsole().console)
         var output = ""
@@ -242,29 +238,20 @@ import Testing
     }
 }
 
-@Suite struct REPLCleanStateTests {
-    @Test func thePromptSaysWhenAChangeIsNotSavedUntilItIsUndone() throws {
+@Suite struct REPLPromptAfterAFailedSaveTests {
+    @Test func thePromptCountsTheItemsOnDiskAfterALineThatCannotBeSaved() throws {
         let directory = try TemporaryDirectory()
         let notADirectory = directory.file("plain-file")
         try Data().write(to: notADirectory)
-        let store = TODOStore(fileURL: notADirectory.appendingPathComponent("todo.json"))
+        let store = TODOStore(fileURL: notADirectory.appendingPathComponent("todo.db"))
         let console = ScriptedConsole(["add hi", "undo"], isInteractive: true)
         let repl = REPL(session: EditingSession(), store: store, console: console.console)
-        #expect(repl.run() == 1)
-        let prompts = console.output.components(separatedBy: "\n").compactMap { line in
-            line.range(of: "todo (").map { String(line[$0.lowerBound...].prefix(while: { $0 != ">" })) }
-        }
-        // Before the line, after the failed save, after undoing the unsaved change.
-        #expect(prompts == ["todo (0 items)", "todo (1 item, not saved)", "todo (0 items)"])
-    }
-
-    @Test func aSavedChangeLeavesTheManagerClean() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.json"))
-        let console = ScriptedConsole(["add hi"], isInteractive: true)
-        let repl = REPL(session: EditingSession(), store: store, console: console.console)
-        #expect(repl.run() == 0)
-        #expect(repl.session.undoManager.isClean)
-        #expect(!console.output.contains("not saved"))
+        #expect(repl.run() == 0, "an interactive session that ends with the end of input")
+        let prompts = console.output.matches(of: #/todo \([^)]*\)> /#).map { String($0.output) }
+        // Before the line, after the failed save, after the undo that found nothing to undo.
+        #expect(prompts == ["todo (0 items)> ", "todo (0 items)> ", "todo (0 items)> "])
+        #expect(!console.output.contains("[ ] hi"))
+        #expect(console.errorLines.first?.hasSuffix("; nothing was changed") == true)
+        #expect(console.output.contains("Nothing to undo"))
     }
 }

@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func theFirstControlCharacterIsFoundByCharacterPosition() {
-        #expect(TerminalText.firstControlCharacter(in: "ok\ttab") == nil)
+        #expect(TerminalText.firstControlCharacter(in: "ok, no control") == nil)
+        let tab = TerminalText.firstControlCharacter(in: "ok\ttab")
+        #expect(tab?.scalar == "\t" && tab?.position == 3, "a tab too: its width depends on its column")
         let found = TerminalText.firstControlCharacter(in: "日本\u{1B}[2J")
         #expect(found?.scalar == "\u{1B}" && found?.position == 3)
     }

@@ -1,0 +1,234 @@
+import CSQLite
+import Foundation
+
+/// A connection to a list's database, and what this process last read of it: the revision,
+/// and SQLite's `data_version`, which tells in one call whether another process committed.
+///
+/// A change is one transaction (``write(_:)``): it takes SQLite's write lock, catches up with
+/// what other processes committed (``refresh()``), writes the list's changes and the undo
+/// history's, and commits, so that a crash keeps both or neither. Reading takes no lock, and a
+/// missing database reads as an empty list: nothing is created until a change is saved.
+///
+/// ```swift
+/// let database = TODODatabase(store: store)
+/// try database.write {
+///     guard case .loaded(let list) = try database.refresh() else { return }
+///     try database.commit([.init(change: .insert(TODOItem(title: "Buy milk"), at: list.count), itemID: nil)])
+/// }
+/// ```
+///
+/// Not `Sendable`: like ``EditingSession``, it belongs to the isolation domain that made it.
+public final class TODODatabase {
+    /// The file and the options.
+    public let store: TODOStore
+    /// This process's name in the database: the `changed_by` and `made_by` of what it writes,
+    /// which tells its changes from other processes'.
+    public let origin = UUID().uuidString
+    /// The list's revision as this process last read or wrote it: how many changes made it.
+    public private(set) var revision = 0
+    /// What opening the database had to say: an import of old files, an upgrade.
+    public internal(set) var notices: [String] = []
+
+    var connection: SQLiteConnection?
+    var isWriting = false
+    private var isLoaded = false
+    private var dataVersion: Int64?
+    private var originIsRecorded = false
+    /// Inside ``write(_:)``, after ``commit(_:)``: the revision to go back to if the
+    /// transaction is rolled back.
+    private var revisionBeforeCommit: Int?
+
+    /// A connection to `store`'s database, opened at the first ``refresh()`` or ``write(_:)``.
+    public init(store: TODOStore) {
+        self.store = store
+    }
+
+    var path: String { store.fileURL.path }
+
+    /// What ``refresh()`` found.
+    public enum Refresh: Equatable {
+        /// The first read: the list as it is.
+        case loaded(TODOList)
+        /// Nothing changed since the last refresh or commit.
+        case unchanged
+        /// Another process changed the list: here it is now.
+        case changed(TODOList)
+    }
+
+    /// Brings this process up to date: `.loaded` the first time, `.changed` when another
+    /// process committed since. Costs one `PRAGMA data_version` when nothing changed; the list
+    /// is read only when it did.
+    public func refresh() throws(TODOStoreError) -> Refresh {
+        guard let connection = try openedIfItExists() else {
+            defer { isLoaded = true }
+            return isLoaded ? .unchanged : .loaded(TODOList())
+        }
+        let version = try run { () throws(SQLiteError) in try connection.integer("PRAGMA data_version") }
+        if isLoaded && version == dataVersion { return .unchanged }
+        let read = try reading { () throws(TODOStoreError) -> (list: TODOList, revision: Int)? in
+            let revision = try readRevision()
+            return isLoaded && revision == self.revision ? nil : (try readList(), revision)
+        }
+        dataVersion = version
+        defer { isLoaded = true }
+        guard let read else { return .unchanged }
+        revision = read.revision
+        return isLoaded ? .changed(read.list) : .loaded(read.list)
+    }
+
+    /// Runs `body` as one transaction holding the write lock: committed when it returns, all
+    /// rolled back when it throws. Creates the database, and its directory, if there is none.
+    /// `body` should begin with ``refresh()``: only under the lock is what it reads what the
+    /// change builds on.
+    ///
+    /// - Throws: ``TODOStoreError/locked(path:timeout:)`` after waiting the lock timeout for
+    ///   other processes, ``TODOStoreError/unwritable(path:reason:)``, or what `body` throws.
+    public func write(_ body: () throws(TODOStoreError) -> Void) throws(TODOStoreError) {
+        let connection = try opened(creating: true)
+        try run(writing: true) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
+        isWriting = true
+        defer {
+            isWriting = false
+            revisionBeforeCommit = nil
+        }
+        do throws(TODOStoreError) {
+            try body()
+            do { try store.beforeCommit() } catch { throw TODOStoreError.unwritable(path: path, reason: "\(error)") }
+            try run(writing: true) { () throws(SQLiteError) in try connection.execute("COMMIT") }
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            revision = revisionBeforeCommit ?? revision
+            originIsRecorded = false
+            throw error
+        }
+    }
+
+    /// Writes `changes`, made in order to the list on disk, as the next revision, inside
+    /// ``write(_:)``. Each names the item it touches and must find it where it says; a
+    /// database that says otherwise was changed behind SQLite's back, which is damage. Costs
+    /// what the changes cost, whatever the length of the list.
+    public func commit(_ changes: [TODOList.IdentifiedChange]) throws(TODOStoreError) {
+        precondition(isWriting, "TODODatabase.commit(_:) runs inside write(_:)")
+        guard !changes.isEmpty, let connection else { return }
+        let next = revision + 1
+        try run(writing: true) { () throws(SQLiteError) in
+            if !originIsRecorded {
+                // Who changed what, for people and for undo that tells sessions apart.
+                try connection.execute(
+                    "INSERT OR IGNORE INTO origin (id, pid, started) VALUES (?, ?, ?)",
+                    [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970)])
+            }
+            for change in changes {
+                try write(change, revision: next, on: connection)
+            }
+            try connection.execute("UPDATE list_state SET revision = ?", [.int(next)])
+        }
+        originIsRecorded = true
+        revisionBeforeCommit = revisionBeforeCommit ?? revision
+        revision = next
+    }
+
+    /// One change as SQL, positions shifted by hand. Every statement that finds an item checks
+    /// its identity too, and an insertion its position.
+    private func write(_ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection) throws(SQLiteError) {
+        let id = identified.itemID?.uuidString ?? ""
+        // The number of items, from the position index (positions run 0, 1, 2, …).
+        func count() throws(SQLiteError) -> Int { Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0) }
+        func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
+            guard changed == 1 else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
+            }
+        }
+        let stamp: [SQLiteValue] = [.int(revision), .text(origin)]
+        func fields(_ item: TODOItem) -> [SQLiteValue] {
+            [.text(item.title), .text(item.detail), .int(item.isDone ? 1 : 0), .text(item.priority.rawValue)] + stamp
+        }
+        switch identified.change {
+        case .insert(let item, let position):
+            let count = try count()
+            try expectItem(position >= 0 && position <= count ? 1 : 0, at: position)
+            if position < count { try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)]) }
+            try connection.execute("""
+                INSERT INTO item (title, detail, is_done, priority, changed_in, changed_by, id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, fields(item) + [.text(item.id.uuidString), .int(position)])
+        case .remove(let position):
+            try expectItem(try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]), at: position)
+            try connection.execute("UPDATE item SET position = position - 1 WHERE position > ?", [.int(position)])
+        case .replace(let position, let item):
+            guard item.id == identified.itemID else { return try expectItem(0, at: position) }
+            try expectItem(try connection.execute("""
+                UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
+                """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
+        case .move(let source, let destination):
+            // Out of the way at -1, the items in between shift by one, then into its place.
+            let count = try count()
+            try expectItem(destination >= 0 && destination < count ? 1 : 0, at: destination)
+            try expectItem(try connection.execute(
+                "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
+                stamp + [.int(source), .text(id)]), at: source)
+            try connection.execute(
+                source < destination
+                    ? "UPDATE item SET position = position - 1 WHERE position > ? AND position <= ?"
+                    : "UPDATE item SET position = position + 1 WHERE position < ? AND position >= ?",
+                [.int(source), .int(destination)])
+            try connection.execute("UPDATE item SET position = ? WHERE position = -1", [.int(destination)])
+        }
+    }
+
+    func readRevision() throws(TODOStoreError) -> Int {
+        let revision = try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
+        guard let revision, revision >= 0, revision < Int64.max else {
+            throw .corrupt(path: path, reason: "the list's revision is missing or out of range")
+        }
+        return Int(revision)
+    }
+
+    /// Every item, in order; a row `todo` would never write is damage.
+    func readList() throws(TODOStoreError) -> TODOList {
+        guard let connection else { return TODOList() }
+        var items: [TODOItem] = []
+        var problem: String?
+        try run { () throws(SQLiteError) in
+            try connection.forEachRow("SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position") { row in
+                let number = items.count + 1
+                guard problem == nil else { return }
+                if row.integer(0) != items.count {
+                    problem = "the items' positions skip or repeat at item \(number)"
+                } else if let id = UUID(parsingUTF8: row.bytes(1)) {
+                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4)) else {
+                        return problem = "item \(number) has a priority or done state todo never writes"
+                    }
+                    items.append(TODOItem(id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1, priority: priority))
+                } else {
+                    problem = "item \(number) has the id \"\(row.text(1))\", which is not a UUID"
+                }
+            }
+        }
+        if let problem { throw .corrupt(path: path, reason: problem) }
+        return TODOList(items: items)
+    }
+
+    /// Runs `body` in a read transaction, so that what it reads is one state of the database;
+    /// inside ``write(_:)``, in that transaction.
+    func reading<Value>(_ body: () throws(TODOStoreError) -> Value) throws(TODOStoreError) -> Value {
+        guard !isWriting, let connection else { return try body() }
+        try run { () throws(SQLiteError) in try connection.execute("BEGIN") }
+        defer { _ = try? connection.execute("COMMIT") }
+        return try body()
+    }
+
+    /// Runs SQLite calls, turning their errors into the store's, which name the file.
+    @discardableResult
+    func run<Value>(writing: Bool = false, _ body: () throws(SQLiteError) -> Value) throws(TODOStoreError) -> Value {
+        do {
+            return try body()
+        } catch {
+            switch error.primaryCode {
+            case SQLITE_BUSY, SQLITE_LOCKED: throw .locked(path: path, timeout: store.options.lockTimeout)
+            case SQLITE_NOTADB: throw .foreign(path: path, reason: error.message)
+            case SQLITE_CORRUPT: throw .corrupt(path: path, reason: error.message)
+            default: throw writing ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
+            }
+        }
+    }
+}
