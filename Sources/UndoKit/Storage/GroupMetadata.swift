@@ -22,19 +22,14 @@ final class GroupMetadata {
     var cost = 0
     init() {}
 
-    /// Takes every field of `other` (a copy this group's fields were saved in).
-    func restore(from other: GroupMetadata) {
-        name = other.name
-        isDiscardable = other.isDiscardable
-        userInfo = other.userInfo
-        coalescingKey = other.coalescingKey
-        closedAt = other.closedAt
-        cost = other.cost
-    }
-
     func copy() -> GroupMetadata {
         let copy = GroupMetadata()
-        copy.restore(from: self)
+        copy.name = name
+        copy.isDiscardable = isDiscardable
+        copy.userInfo = userInfo
+        copy.coalescingKey = coalescingKey
+        copy.closedAt = closedAt
+        copy.cost = cost
         return copy
     }
 }

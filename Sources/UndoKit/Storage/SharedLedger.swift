@@ -11,20 +11,18 @@ enum StepEdit: Equatable {
     case removed(StepID)
 }
 
-/// The step ledger: the ids of the steps on the current path of a manager's history, which
-/// both stacks share, with where step ids come from, the clean mark, and the edits of the
-/// operation in progress (see ARCHITECTURE.md, "The step ledger").
+/// The step ledger: the ids of the steps on the current path of a manager's history, shared by
+/// both stacks, with the next id, the clean mark, and the edits of the operation in progress
+/// (see ARCHITECTURE.md, "The step ledger").
 ///
-/// The undo stack's closed top-level groups are the path's first `undoCount` steps, oldest
-/// first; the redo stack's are the rest, the next redo first. So an undo or redo moves no id:
-/// the step it takes off one stack is already where it lands on the other, and its group's
-/// close only moves the boundary (``stepClosed(onUndoStack:)``). Each stack reads its side
-/// through ``UndoStack/steps``.
+/// The undo stack's steps are the path's first `undoCount`, oldest first; the redo stack's
+/// the rest, the next redo first. So an undo or redo moves no id: its step is already where
+/// it lands, and its group's close only moves the boundary (``stepClosed(onUndoStack:)``).
+/// Each stack reads its side through ``UndoStack/steps``.
 struct SharedLedger: ~Copyable {
-    /// An undo or redo that has taken its step off one stack, until the group it builds on
-    /// the other closes as that step (or does not: the step leaves, ``endMove()``). Named by
-    /// the stack the step lands on, and numbered so that a close tests it with one comparison
-    /// (see ``stepClosed(onUndoStack:)``).
+    /// An undo or redo that took its step off one stack, until the group it builds on the
+    /// other closes as that step (or does not, ``endMove()``). Named by the stack the step
+    /// lands on, and numbered so a close tests it with one comparison.
     enum Move: UInt8 {
         case none = 0, ontoRedoStack = 1, ontoUndoStack = 2
     }
@@ -32,17 +30,16 @@ struct SharedLedger: ~Copyable {
     /// The steps on the current path: the undo stack's oldest first, then the redo stack's
     /// from the next redo down.
     var path = StepLedger()
-    /// How many of `path`'s steps are the redo stack's: the last ones. Counted from the end so
-    /// that the common new step, with nothing to redo, only appends. While an undo or redo
-    /// moves a step, the step (at `undoCount`) is counted on the redo side.
+    /// How many of `path`'s steps, the last ones, are the redo stack's: counted from the end
+    /// so the common new step, with nothing to redo, only appends. A step being moved (at
+    /// `undoCount`) counts on the redo side.
     var redoCount = 0
     var move = Move.none
     /// The id the next new step gets.
     var nextStepID: UInt64 = 1
     /// See ``CleanMark``. A new manager is clean.
     var cleanMark = CleanMark.start
-    /// Whether the primitives record their edits: something listens (see
-    /// ``UndoManager/updateStepEditRecording()``).
+    /// Whether the primitives record their edits: something listens.
     var recordsEdits = false
     /// The edits recorded since the operation in progress last settled.
     var edits: [StepEdit] = []
@@ -60,9 +57,8 @@ struct SharedLedger: ~Copyable {
         }
     }
 
-    /// A top-level group closed on a stack (`onUndoStack` or not) as a step: the one an undo
-    /// or redo is moving, which lands by moving the boundary, or a new one, on top of that
-    /// stack.
+    /// A top-level group closed as a step on one stack: the step an undo or redo is moving,
+    /// which lands by moving the boundary, or a new one.
     @inline(__always)
     mutating func stepClosed(onUndoStack: Bool) {
         if move.rawValue == (onUndoStack ? Move.ontoUndoStack : .ontoRedoStack).rawValue {
@@ -93,10 +89,9 @@ struct SharedLedger: ~Copyable {
         move = fromUndoStack ? .ontoRedoStack : .ontoUndoStack
     }
 
-    /// Ends the move of the step being undone or redone; returns its id if the group built
-    /// for it did not take it (the step left the stacks), `nil` if it landed. The clean mark
-    /// is the caller's: how the step left decides (see
-    /// ``UndoManager/markCleanAfterStepLeft(_:how:)``).
+    /// Ends the move of the step being undone or redone: its id if it left the stacks (the
+    /// group built for it did not take it), `nil` if it landed. The caller judges the clean
+    /// mark (``UndoManager/markCleanAfterStepLeft(_:how:)``).
     @inline(__always)
     mutating func endMove() -> StepID? {
         guard move != .none else { return nil }
@@ -115,8 +110,8 @@ struct SharedLedger: ~Copyable {
         return StepID(rawValue: nextStepID)
     }
 
-    /// Step `id` left the stacks and the tree for good: a mark on it cannot be reached, and
-    /// the listeners hear of it.
+    /// Step `id` left the stacks and the tree for good: a mark on it is unreachable, and the
+    /// listeners hear of it.
     @inline(__always)
     mutating func stepLeft(_ id: StepID) {
         if case .step(id) = cleanMark {
@@ -128,8 +123,7 @@ struct SharedLedger: ~Copyable {
     }
 }
 
-/// One stack's side of the ``SharedLedger``'s path, indexed oldest first: the ids of the
-/// stack's closed top-level groups (its steps).
+/// One stack's side of the ``SharedLedger``'s path, oldest first: the ids of its steps.
 struct StackSteps {
     let ledger: UnsafeMutablePointer<SharedLedger>
     let isUndoStack: Bool
@@ -145,7 +139,7 @@ struct StackSteps {
 
     var isEmpty: Bool { count == 0 }
 
-    /// The newest step (the undo stack's current position, or the redo stack's next redo).
+    /// The undo stack's current position, or the redo stack's next redo.
     var last: StepID? {
         if isUndoStack { return ledger.pointee.current }
         return count == 0 ? nil : ledger.pointee.path[ledger.pointee.undoCount]
@@ -204,8 +198,6 @@ struct StackSteps {
     /// Removes the newest step and returns it.
     @discardableResult
     func removeLast() -> StepID {
-        // The undo stack's newest step is the last before the boundary, the redo stack's the
-        // first after it.
         let index = ledger.pointee.undoCount - (isUndoStack ? 1 : 0)
         if !isUndoStack {
             ledger.pointee.redoCount -= 1

@@ -284,11 +284,6 @@ struct StackEntries {
         setCount(count - range.count)
     }
 
-    /// Removes every entry, releasing them here (callers park what may run a `deinit`).
-    func removeAll() {
-        removeSubrange(indices)
-    }
-
     /// Moves the entries from `start` on to the end of `destination`, oldest first, and
     /// removes them: a block move for the undo side, one by one (reversing) for the redo
     /// side, whose oldest entry is last in memory.

@@ -161,20 +161,13 @@ extension UndoManager {
         }
     }
 
-    /// An undo of a group nested in an open one changed the state the redo steps start from
-    /// (and may have put a new step on top of them): a mark among them is lost.
-    func markCleanAfterNestedUndo() {
-        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
-            ledger.cleanMark = .unreachable
-        }
-    }
-
     /// Whether step `id` is anywhere: on a stack or a branch.
     func stepExists(_ id: StepID) -> Bool {
         undoStack.steps.contains(id) || redoStack.steps.contains(id) || state.historyTree?.branches[id] != nil
     }
 
-    /// A new edit is about to empty the redo stack (branches off): a mark on it is lost.
+    /// A mark on the redo steps is lost: a new edit is about to end them (or branch them
+    /// off), or an undo nested in an open group changed the state they start from.
     func markCleanBeforeRedoStepsEnd() {
         if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
             ledger.cleanMark = .unreachable

@@ -77,7 +77,7 @@ extension UndoManager {
         settle()
         withExtendedLifetime(prunedBranches) {}
         if isBusy {
-            targetsRemovedDuringInvocation.insert(identity)
+            state.targetsRemovedDuringInvocation.insert(identity)
         }
     }
 

@@ -24,12 +24,12 @@ extension UndoManager {
             // fatalError rather than precondition: release builds keep the message.
             fatalError("UndoManager.setActionCost(_:) needs a cost of 0 or more, got \(bytes)\nFix: pass the bytes the step keeps alive (0 for none)")
         }
-        guard !isBusy, registrationIsEnabled else { return }
-        openAutomaticGroupIfNeeded()
-        guard undoStack.nesting > 0 else {
-            programmerError(in: PublicCall("setActionCost(_:)"), "must begin a group before setting an undo action cost")
-        }
-        undoStack.addCostToOpenTopLevelGroup(bytes)
+        // Outside undo and redo the current stack is the undo stack.
+        guard !isBusy, let metadata = metadataOfOpenTopGroup(
+            in: "setActionCost(_:)", "must begin a group before setting an undo action cost"
+        ) else { return }
+        metadata.cost += bytes
+        undoStack.totalCost += bytes
         publishObservableChanges()
     }
 

@@ -94,14 +94,6 @@ extension UndoManager {
         set { state.isScheduledOnRunLoop = newValue }
     }
 
-    /// Set while a popped group's actions run, so that removals made by those actions also
-    /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
-    /// time.
-    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> {
-        _read { yield state.targetsRemovedDuringInvocation }
-        _modify { yield &state.targetsRemovedDuringInvocation }
-    }
-
     var eventObservers: [(id: Int, body: (Event) -> Void)] {
         _read { yield state.eventObservers }
         _modify { yield &state.eventObservers }

@@ -48,7 +48,7 @@ extension UndoManager {
             markCleanAfterStepLeft(gone, how: .reverted)
         }
         if !undoesTopLevelGroup {
-            markCleanAfterNestedUndo()
+            markCleanBeforeRedoStepsEnd()
         }
         // Two tests of the flag rather than one outside the tree test: the common undo then
         // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
@@ -142,7 +142,7 @@ extension UndoManager {
     /// nested groups; a step that aborts the invocation leaves the rest there. Commands
     /// execute if `executing` (the group came off the redo stack), else undo.
     private func invokeSteps(of entries: StackEntries, executing: Bool) {
-        targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
+        state.targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         state.invocationWasAborted = false
         // Consecutive steps on one target share one ActionTarget: its object is loaded from
         // the weak reference once for the run and held until the run ends (spec H3), so an
@@ -162,7 +162,8 @@ extension UndoManager {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
                 let step = UndoStep(targetID: id, owner: owner, handler: handler)
                 if state.invocationWasAborted { return }
-                if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
+                if !state.targetsRemovedDuringInvocation.isEmpty
+                    && state.targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
                 guard !step.owner.isCommand else {
