@@ -1,12 +1,10 @@
 /// Where ``UndoManager/markClean()`` left the clean mark, named by step (see ``StepID``).
 ///
-/// A position in the history is "after the newest step on the undo stack", so the mark names
-/// that step: the manager is clean exactly when the undo stack's newest step is the marked one,
-/// wherever the step has been meanwhile (undone to the redo stack, or kept on a branch of the
-/// history tree, from where ``UndoManager/go(to:)`` brings it back). Moving steps never
-/// changes the mark; what cuts the path to it does (a step on that path removed or trimmed,
-/// an undo that could not keep its inverse, a redo that recorded none), and makes it
-/// `unreachable` until the next ``UndoManager/markClean()``.
+/// A position is "after the undo stack's newest step", so the manager is clean exactly when
+/// that step is the marked one, wherever it has been meanwhile (the redo stack, a branch).
+/// Moving steps never changes the mark; cutting the path to it does (a step on it removed or
+/// trimmed, an undo that kept no inverse, a redo that recorded none), making it `unreachable`
+/// until the next ``UndoManager/markClean()``.
 enum CleanMark: Equatable {
     /// Before the first step: clean when the undo stack holds no closed step.
     case start
@@ -29,13 +27,10 @@ enum CleanMark: Equatable {
         }
     }
 
-    /// Whether removing the steps at `ordinals` of a stack whose ledger is `steps` takes a
-    /// step the path from the current position to the mark needs: on the undo stack the
-    /// marked step or one above it (every step, for a mark at the start), on the redo stack
-    /// the marked step or one the redos before it perform. Removing the marked step cuts the
-    /// path even though the model is unchanged: the mark names a step that is gone.
-    ///
-    /// Judged before the removal; a mark on the other stack or on a branch is not cut here.
+    /// Whether removing the steps at `ordinals` of the stack whose side is `steps` takes a step
+    /// the path to the mark needs: the marked step, or one above it on the undo stack (any,
+    /// for a mark at the start), or one the redos before it perform. Judged before the
+    /// removal; a mark on the other stack or a branch is not cut here.
     func isCut(byRemoving ordinals: [Int], from steps: StackSteps, isUndoStack: Bool) -> Bool {
         guard let newest = ordinals.max() else { return false }
         switch self {

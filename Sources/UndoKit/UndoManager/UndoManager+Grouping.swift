@@ -97,8 +97,9 @@ extension UndoManager {
     private func releaseDroppedEntriesNow() {
         // One at a time, each popped before it is released, so a deinit that re-enters the
         // manager finds the lists consistent; popping keeps their capacity for the next drop.
-        while undoStack.dropped.popLast() != nil {}
-        while redoStack.dropped.popLast() != nil {}
+        // (`popLast() != nil` instead costs W4's trimmed register 14 instructions, callgrind.)
+        while let _ = undoStack.dropped.popLast() {}
+        while let _ = redoStack.dropped.popLast() {}
     }
 
     /// Spec R29: ``enableUndoRegistration()``.
