@@ -1,11 +1,8 @@
 import Foundation
 
 /// What a group carries besides its actions: the action name, the discardable flag and the
-/// user info (spec B, "begin mark"), and UndoKit's own per-step state (coalescing key
-/// and close time, cost).
-///
-/// Allocated only when something is set, so that the common unnamed group costs no more than
-/// its marks; none of UndoKit's features allocates one for a manager that does not use it.
+/// user info (spec B, "begin mark"), and UndoKit's coalescing key, close time and cost.
+/// Allocated only when something is set, so the common unnamed group costs only its marks.
 final class GroupMetadata {
     /// `nil` means never set; reads as `""`.
     var name: String?

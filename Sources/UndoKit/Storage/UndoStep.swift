@@ -91,27 +91,22 @@ final class ActionTarget: UndoStepOwner {
 }
 
 /// A handler `(Target) -> Void` for some class `Target`, stored and called as an
-/// `(AnyObject) -> Void`, so that one stack holds handlers on targets of any class and calls
-/// them without generic code.
+/// `(AnyObject) -> Void`, so that one stack holds and calls handlers on any class without
+/// generic code.
 ///
 /// Why this is sound:
-/// - Every Swift closure value (a "thick" function) is two words, an entry point and a
-///   reference-counted context, whatever its type; a struct with one closure field has that
-///   layout, so `unsafeBitCast` between ``TypedHandler`` and `ErasedHandler` (which checks
-///   the sizes) keeps both words. The casts are between structs, never between function
-///   types: `unsafeBitCast` is generic, and a function value passed as a generic argument may
-///   be wrapped in a reabstraction thunk; a struct field keeps the representation it was
-///   stored with.
-/// - The entry point takes its parameter the same way in both types: a function of a
-///   class-constrained type parameter (`Target: AnyObject`), at any abstraction level, and a
-///   function of `AnyObject` both take one object reference, borrowed (guaranteed), directly
-///   in a register, with the context as `self`, and return nothing; no metadata is passed
-///   (a closure captures what it needs in its context). `ErasedHandlerTests` calls handlers
-///   erased from concrete, generic, subclass-typed, capturing and main-actor closures through
-///   this path.
-/// - ``call(with:)`` is only given an object of the type the handler was registered for:
-///   ``ActionTarget`` holds the object it was recorded with, and only registrations with the
-///   same handler type share it.
+/// - Every closure value is two words, an entry point and a reference-counted context,
+///   whatever its type, and so is a struct with one closure field: `unsafeBitCast` between
+///   ``TypedHandler`` and `ErasedHandler` (which checks the sizes) keeps both words. The casts
+///   are between structs, never function types, which a generic argument may wrap in a
+///   reabstraction thunk; a struct field keeps the representation it was stored with.
+/// - Both entry points take their parameter the same way: a function of a class-constrained
+///   type parameter, at any abstraction level, and one of `AnyObject` both take one borrowed
+///   object reference in a register, the context as `self`, and return nothing; no metadata
+///   is passed. `ErasedHandlerTests` calls handlers erased from concrete, generic,
+///   subclass-typed, capturing and main-actor closures through this path.
+/// - ``call(with:)`` is only given an object of the handler's type: ``ActionTarget`` holds
+///   the object it was recorded with, and only registrations with the same type share it.
 struct ErasedHandler {
     private let body: (AnyObject) -> Void
 

@@ -63,12 +63,12 @@ extension UndoManager {
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = state.historyTree == nil ? nil : pathNodes()
         // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        var undoMarks = savepointMarksToJudge(onRedoStack: false)
-        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &undoMarks)
-        savepointMarksJudged(undoMarks, onRedoStack: false)
-        var redoMarks = savepointMarksToJudge(onRedoStack: true)
-        let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
-        savepointMarksJudged(redoMarks, onRedoStack: true)
+        let removedFromUndo = judgingSavepointMarks(onRedoStack: false) {
+            undoStack.removeActions(withTarget: identity, judging: &$0)
+        }
+        let removedFromRedo = judgingSavepointMarks(onRedoStack: true) {
+            redoStack.removeActions(withTarget: identity, judging: &$0)
+        }
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if removedFromUndo || removedFromRedo {
             stopCoalescing()

@@ -46,20 +46,18 @@ extension UndoManager {
         }
     }
 
-    /// The saved clean marks a removal from one stack judges, for
-    /// ``UndoStack/removeActions(withTarget:judging:)``, taken back with
-    /// ``savepointMarksJudged(_:onRedoStack:)``. A savepoint with parked redo steps judges a
-    /// redo-stack removal when its rollback makes it again on them.
-    func savepointMarksToJudge(onRedoStack: Bool) -> [CleanMark] {
-        state.savepoints.indices.map { index in
-            onRedoStack && parkedRedoSteps(since: index) != nil ? .unreachable : state.savepoints[index].cleanMark
-        }
-    }
-
-    func savepointMarksJudged(_ marks: [CleanMark], onRedoStack: Bool) {
-        for (index, mark) in zip(state.savepoints.indices, marks) where !onRedoStack || parkedRedoSteps(since: index) == nil {
+    /// Runs `remove`, a removal of actions from one stack, with the saved clean marks it
+    /// judges (see ``UndoStack/removeActions(withTarget:judging:)``), and keeps its verdicts.
+    /// A savepoint whose redo steps are parked judges a redo-stack removal when its rollback
+    /// makes it again on them.
+    func judgingSavepointMarks(onRedoStack: Bool, _ remove: (inout [CleanMark]) -> Bool) -> Bool {
+        let judging = state.savepoints.indices.filter { !onRedoStack || parkedRedoSteps(since: $0) == nil }
+        var marks = judging.map { state.savepoints[$0].cleanMark }
+        let removed = remove(&marks)
+        for (index, mark) in zip(judging, marks) {
             state.savepoints[index].cleanMark = mark
         }
+        return removed
     }
 
     /// A limit's setter trimmed steps older than every scope (`dropped`, oldest first; none

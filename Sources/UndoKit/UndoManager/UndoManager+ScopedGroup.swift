@@ -234,13 +234,8 @@ extension UndoManager {
                 withExtendedLifetime(tree.takeBranch(id)) {}
             }
         }
-        let judging = (state.savepoints.lastIndex { $0.parkedRedo != nil }).map { $0 + 1 } ?? 0
         for target in removedTargets {
-            var marks = state.savepoints[judging...].map(\.cleanMark)
-            redoStack.removeActions(withTarget: target, judging: &marks)
-            for (index, mark) in zip(judging..., marks) {
-                state.savepoints[index].cleanMark = mark
-            }
+            _ = judgingSavepointMarks(onRedoStack: true) { redoStack.removeActions(withTarget: target, judging: &$0) }
         }
     }
 }
