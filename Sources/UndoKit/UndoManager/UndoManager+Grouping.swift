@@ -33,7 +33,7 @@ extension UndoManager {
             post(.willCloseUndoGroup)
         }
         // Only the did-close notification reads the flag; skip the lookup when it won't post.
-        let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
+        let isDiscardable = !busy && state.hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
         // Outside undo and redo, a close at level 1 makes a new step on the undo stack (all
         // coalescing and the clean mark care about).
         let closesNewStep = !busy && currentStack.nesting == 1

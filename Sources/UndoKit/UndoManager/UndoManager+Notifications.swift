@@ -238,17 +238,12 @@ extension UndoManager {
         set { state.notificationCenter = newValue }
     }
 
-    /// Whether posting an event reaches anyone.
-    var hasEventListeners: Bool {
-        state.hasEventListeners
-    }
-
     /// Delivers an event to the typed observers, then to ``notificationCenter``; a checkpoint
     /// raised by a checkpoint observer is dropped, as Apple does (spec R43). Inlined up to the
     /// listener check, all the work when nobody listens (undo and redo post five to seven).
     @inline(__always)
     func post(_ event: Event) {
-        if hasEventListeners {
+        if state.hasEventListeners {
             deliver(event)
         }
     }
