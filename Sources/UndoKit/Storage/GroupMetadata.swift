@@ -1,11 +1,8 @@
 import Foundation
 
 /// What a group carries besides its actions: the action name, the discardable flag and the
-/// user info (spec B, "begin mark"), and UndoKit's own per-step state (coalescing key
-/// and close time, cost).
-///
-/// Allocated only when something is set, so that the common unnamed group costs no more than
-/// its marks; none of UndoKit's features allocates one for a manager that does not use it.
+/// user info (spec B, "begin mark"), and UndoKit's coalescing key, close time and cost.
+/// Allocated only when something is set, so the common unnamed group costs only its marks.
 final class GroupMetadata {
     /// `nil` means never set; reads as `""`.
     var name: String?
@@ -22,19 +19,14 @@ final class GroupMetadata {
     var cost = 0
     init() {}
 
-    /// Takes every field of `other` (a copy this group's fields were saved in).
-    func restore(from other: GroupMetadata) {
-        name = other.name
-        isDiscardable = other.isDiscardable
-        userInfo = other.userInfo
-        coalescingKey = other.coalescingKey
-        closedAt = other.closedAt
-        cost = other.cost
-    }
-
     func copy() -> GroupMetadata {
         let copy = GroupMetadata()
-        copy.restore(from: self)
+        copy.name = name
+        copy.isDiscardable = isDiscardable
+        copy.userInfo = userInfo
+        copy.coalescingKey = coalescingKey
+        copy.closedAt = closedAt
+        copy.cost = cost
         return copy
     }
 }

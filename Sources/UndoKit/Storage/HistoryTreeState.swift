@@ -1,18 +1,15 @@
 import Foundation
 
-/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its two
-/// stacks: the steps off the current path, and the dates and visits of the steps.
+/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its stacks:
+/// the steps off the current path, and the steps' dates and visits.
 ///
-/// A node of the tree is a step, and its id is the step's ``StepID``, which every step has
-/// from the moment it closes. The current path lives on the stacks as always: the undo stack
-/// holds the path from the first step to the current one, the redo stack the path below it
-/// that ``UndoManager/redo()`` follows. Every other node is a `BranchStep` here, kept in the
-/// form the redo stack holds it (the group a redo would perform), because that is how a step
-/// leaves the path: a new edit takes the redo stack's steps off it as a branch.
+/// A node is a step, named by its ``StepID``. The current path is on the stacks: the undo
+/// stack from the first step to the current one, the redo stack the path ``UndoManager/redo()``
+/// follows. Every other node is a `BranchStep`, in the form the redo stack holds it, as a new
+/// edit takes the redo stack's steps off the path as a branch.
 ///
-/// Made the first time the tree is asked for (``UndoManager/historyTree``,
-/// ``UndoManager/keepsRedoBranches``, ``UndoManager/undoHistory(of:)``); from then on each
-/// step that closes gets a date, and the visits that trimming and redo follow are counted.
+/// Made the first time the tree is asked for; from then on each step that closes gets a date,
+/// and the visits that trimming and redo follow are counted.
 final class HistoryTreeState {
     /// A step off the current path.
     struct BranchStep {
@@ -96,7 +93,6 @@ final class HistoryTreeState {
     func branchChildren(of id: StepID?) -> [StepID] {
         branches.filter { $0.value.parent == id }.keys.sorted()
     }
-
 }
 
 extension HistoryTreeState {
@@ -112,9 +108,9 @@ extension HistoryTreeState {
         return removed
     }
 
-    /// A branch step's group without the actions on `target`, the way
-    /// `UndoStack.removeActions(withTarget:)` removes them: a nested group emptied by the
-    /// removal goes too; `nil` if the step itself is emptied.
+    /// A branch step's group without the actions on `target`, as
+    /// ``UndoStack/removeActions(withTarget:judging:)`` removes them; `nil` if the step is
+    /// emptied.
     static func removingActions(on target: ObjectIdentifier, from entries: [UndoStack.Entry]) -> [UndoStack.Entry]? {
         var kept: [UndoStack.Entry] = []
         kept.reserveCapacity(entries.count)

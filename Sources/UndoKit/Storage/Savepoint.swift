@@ -2,12 +2,11 @@
 /// throws: a savepoint of the step ledger.
 ///
 /// The rollback closes and undoes the scope's group (calls a subclass sees), then puts back
-/// what the body changed: the redo steps its edits ended or its redo took (parked here the
-/// first time the body changes the redo stack), the clean mark, the step ids, whether the
-/// newest step takes the next one with its key, and the metadata of the group open around
-/// the scope. What the body did to steps older than the scope stays done: removed actions and
-/// trimmed steps are removed from what is put back, and cut the saved mark as they cut the
-/// manager's (see ``UndoManager/removeActions(on:)``).
+/// the redo steps the body ended or took (parked here the first time it changes the redo
+/// stack), the clean mark, the next step id, whether the newest step coalesces, and the
+/// metadata of the group open around the scope. What the body did to older steps stays done:
+/// removed actions and trimmed steps stay out of what is put back, and cut the saved mark as
+/// they cut the manager's.
 struct Savepoint {
     /// What was open around the scope when it began.
     enum OuterGroup {
@@ -25,8 +24,8 @@ struct Savepoint {
     /// The clean mark before the scope, or unreachable once the body removed a step its path
     /// needs.
     var cleanMark: CleanMark
-    /// The id the next new step was to get: the steps the scope makes are gone after a
-    /// rollback, and the steps that follow get the ids they would have had without it.
+    /// The id the next new step was to get: after a rollback, new steps get the ids they
+    /// would have had without the scope.
     let nextStepID: UInt64
     /// Whether the newest closed group could take the next one with its key.
     let newestGroupMayCoalesce: Bool

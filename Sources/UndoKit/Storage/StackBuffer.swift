@@ -1,15 +1,10 @@
-/// A growable, contiguous buffer with one owner: what ``UndoStack`` keeps its open groups'
-/// begin indices and its parked entries in, and hands out the group an undo or redo pops
-/// (its entries are in the manager's ``TwinStackBuffer``, which grows the same way).
+/// A growable, contiguous buffer with one owner: an ``UndoStack``'s open groups' begin
+/// indices, its parked entries, and a detached group moved out of the ``TwinStackBuffer``.
 ///
-/// Not a `ContiguousArray`, because an array is copy-on-write: every mutation first asks
-/// the runtime whether its storage is shared (`swift_isUniquelyReferenced`), and a group's
-/// open and close push and pop its begin index. A non-copyable buffer cannot be shared, so it
-/// needs no such check: profiled with callgrind, W1, the stacks' checks and their branches
-/// were about a sixth of an undo.
-///
-/// Indices are checked (a bad index traps, as an array's would); growth doubles the
-/// capacity, as an array's does, but with `realloc` (see ``StackMemory``).
+/// Not a `ContiguousArray`: an array asks the runtime whether its storage is shared before
+/// every mutation, and a non-copyable buffer never is (callgrind, W1: those checks and their
+/// branches were about a sixth of an undo). Indices are checked as an array's; growth
+/// doubles the capacity, by `realloc` (see ``StackMemory``).
 struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     /// The number of initialized elements, which occupy `base[0..<count]`.
@@ -66,8 +61,8 @@ struct StackBuffer<Element>: ~Copyable {
         count += 1
     }
 
-    /// Appends `extra` elements that `initialize` moves or writes into the uninitialized
-    /// slots starting at the address it is handed, in order, all of them.
+    /// Appends `extra` elements, which `initialize` writes into the uninitialized slots from
+    /// the address it is handed.
     mutating func append(uninitializedCount extra: Int, initializingWith initialize: (UnsafeMutablePointer<Element>) -> Void) {
         reserveCapacity(count + extra)
         initialize(base + count)
@@ -110,31 +105,13 @@ struct StackBuffer<Element>: ~Copyable {
         return first
     }
 
-    /// The address of the last element, which must exist (checked in debug builds only):
-    /// for the hot paths that read and update the last element in place.
-    var unsafeLast: UnsafeMutablePointer<Element> {
-        @inline(__always) get {
-            assert(count > 0, "StackBuffer: no last element")
-            return base + (count &- 1)
-        }
-    }
-
-    /// Removes the last element, which must exist and hold no references (checked in debug
-    /// builds only): a trivially destroyed element needs no deinitialization.
-    @inline(__always)
-    mutating func dropLast() {
-        assert(count > 0 && _isPOD(Element.self), "StackBuffer: dropLast() needs a last trivial element")
-        count &-= 1
-    }
-
-    /// The address of element `index`, for moving it out; see ``forgetAll()``.
+    /// The address of element `index`, for moving it out (see ``forgetAll()``).
     func pointer(at index: Int) -> UnsafeMutablePointer<Element> {
         checkIndex(index)
         return base + index
     }
 
-    /// Forgets every element, whose values the caller has moved out through
-    /// ``pointer(at:)``, and frees the storage.
+    /// Frees the storage, the caller having moved every element out.
     mutating func forgetAll() {
         count = 0
         StackMemory.deallocate(base)
@@ -163,9 +140,8 @@ struct StackBuffer<Element>: ~Copyable {
 }
 
 extension StackBuffer where Element == UndoStack.Entry {
-    /// Whether the newest entry is a step on the object `targetID`, read in place: binding
-    /// the identity alone copies (so retains) nothing. Where a run of steps on one object
-    /// goes on (see `UndoManager.runCommands(on:from:)`).
+    /// Whether the newest entry is a step on `targetID`, read in place (binding the identity
+    /// alone retains nothing): where a run of commands on one model goes on.
     @inline(__always)
     func lastIsStep(on targetID: ObjectIdentifier) -> Bool {
         guard count > 0 else { return false }

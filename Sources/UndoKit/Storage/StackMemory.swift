@@ -3,11 +3,9 @@ import Foundation
 /// The raw memory of ``StackBuffer`` and ``TwinStackBuffer``: `malloc`, `realloc`, `free`.
 ///
 /// `realloc` rather than allocate-copy-free, so that a large buffer grows in place or by
-/// remapping its pages instead of being copied, touching twice its size. It moves the
-/// elements as bytes, which is sound for what the stacks store: entries (class references,
-/// closure contexts, integers) and integers are bitwise movable. (Types that are not, such as
-/// Objective-C weak references or some C++ types, must not be stored in these buffers.)
-/// `malloc` aligns for any scalar type, which covers every element here.
+/// remapping its pages, not by a copy touching twice its size. It moves elements as bytes,
+/// sound for what the stacks store (class references, closure contexts, integers), not for
+/// types such as Objective-C weak references. `malloc` aligns for any scalar type.
 enum StackMemory {
     /// Uninitialized memory for `capacity` elements; never null, even for none.
     static func allocate<Element>(_: Element.Type, capacity: Int) -> UnsafeMutablePointer<Element> {

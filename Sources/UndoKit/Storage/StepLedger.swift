@@ -1,8 +1,6 @@
 /// A step's identity: given when a top-level group closes as a step, kept while the step
-/// moves between the stacks and onto a branch, and never given twice by one manager.
-///
-/// The history tree's node ids (``UndoTree/NodeID``), the clean mark, a coordinator's order
-/// and saved histories all name steps by it (see ARCHITECTURE.md, "The step ledger").
+/// moves between the stacks and onto a branch, never given twice by one manager. The history
+/// tree's node ids, the clean mark, a coordinator's order and saved histories name steps by it.
 struct StepID: Hashable, Comparable, CustomStringConvertible {
     let rawValue: UInt64
 
@@ -16,11 +14,10 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
 /// A list of step ids, run-length encoded: the current path of a manager's history (see
 /// ``SharedLedger/path``).
 ///
-/// Steps close in order, so the ids along a path come in long runs of consecutive numbers:
-/// one run is 16 bytes whatever its length, and the common step costs no memory of its own.
-/// The newest run is kept apart, in the ledger itself, so that a new step that continues it
-/// (nearly every one) is two additions. The ends are O(1); reaching an id by its place, or
-/// inserting and removing inside, walks the runs.
+/// Steps close in order, so a path's ids come in long runs of consecutive numbers: a run is
+/// 16 bytes whatever its length. The newest run is kept in the ledger itself, so a new step
+/// that continues it (nearly every one) is two additions. The ends are O(1); reaching an id
+/// by its place, or inserting and removing inside, walks the runs.
 struct StepLedger: ~Copyable {
     /// The `count` consecutive ids from `first` up.
     struct Run {
@@ -33,15 +30,12 @@ struct StepLedger: ~Copyable {
 
     /// The runs before the newest.
     private var runs = StackBuffer<Run>()
-    /// The newest run; empty only when the list is (an empty run is continued by the id it
-    /// starts at, which is what an append to an empty list does).
+    /// The newest run; empty only when the list is.
     private var tail = Run(first: 0, count: 0)
     /// The number of ids.
     private(set) var count = 0
 
     init() {}
-
-    var isEmpty: Bool { count == 0 }
 
     var last: StepID? {
         count == 0 ? nil : StepID(rawValue: tail.end &- 1)
@@ -91,10 +85,6 @@ struct StepLedger: ~Copyable {
         return nil
     }
 
-    func contains(_ id: StepID) -> Bool {
-        index(of: id) != nil
-    }
-
     // MARK: Changing
 
     /// Adds `id` at the end.
@@ -123,8 +113,8 @@ struct StepLedger: ~Copyable {
         }
     }
 
-    /// Inserts `id` at `index`. O(1) at the end, O(count) inside (rare: a new step while
-    /// redo steps remain).
+    /// Inserts `id` at `index`: O(1) at the end, O(count) inside (a new step while redo
+    /// steps remain).
     @inline(__always)
     mutating func insert(_ id: StepID, at index: Int) {
         if index == count {
@@ -142,8 +132,7 @@ struct StepLedger: ~Copyable {
         append(contentsOf: all)
     }
 
-    /// Removes the ids at `indices`, which are ascending, and returns them. O(runs +
-    /// indices): a run is split only where an id leaves it.
+    /// Removes the ids at `indices` (ascending) and returns them. O(runs + indices).
     @discardableResult
     mutating func remove(at indices: [Int]) -> [StepID] {
         guard !indices.isEmpty else { return [] }
@@ -230,8 +219,7 @@ struct StepLedger: ~Copyable {
         count = 0
     }
 
-    /// Checks that the runs are well formed, add up to the count and hold no id twice; for the
-    /// invariant check.
+    /// Checks that the runs are well formed, add up to the count and hold no id twice.
     func checkInvariants() {
         let all = ids
         precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, the count is \(count)")

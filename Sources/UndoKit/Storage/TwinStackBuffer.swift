@@ -3,17 +3,13 @@
 /// stack's from the end, oldest last in memory, so that its entry `i` sits at
 /// `capacity - 1 - i`. Each ``UndoStack`` reaches its side through a ``StackEntries`` view.
 ///
-/// Why one allocation: an undo takes a step off the undo stack and writes its inverse onto
-/// the redo stack (a redo, the other way round). With a buffer per stack, undoing N steps
-/// writes N entries into memory the process has never touched, and every new page faults on
-/// first touch while the pages the undo stack just vacated lie unused. On the development
-/// machine that was about 20 of W1's 94 ns per undo: a second pass of undos, into memory
-/// already touched, took 73 ns. Sharing one allocation, the redo stack grows into the
-/// undo stack's vacated pages, and neither stack reallocates while steps only move between
-/// them (W4's undos no longer grow anything).
+/// Why one allocation: an undo takes a step off the undo stack and writes its inverse onto the
+/// redo stack. With a buffer per stack, undoing N steps writes into pages never touched, each
+/// faulting on first touch, while the pages the undo stack vacated lie unused: about 20 of
+/// W1's 94 ns per undo (a second pass, into touched memory, took 73 ns). Shared, the redo stack
+/// grows into the vacated pages, and steps moving between the stacks grow nothing.
 ///
-/// Growth is as ``StackBuffer``'s, by `realloc` (see ``StackMemory``), after which the redo
-/// stack's block moves to the new end.
+/// Growth is as ``StackBuffer``'s, by `realloc`; the redo stack's block then moves to the end.
 struct TwinStackBuffer: ~Copyable {
     typealias Entry = UndoStack.Entry
 
@@ -23,26 +19,24 @@ struct TwinStackBuffer: ~Copyable {
         /// +1 for the undo stack, -1 for the redo stack.
         let step: Int
         fileprivate(set) var count = 0
-        /// Entries past `count` that belong to the group an undo or redo took off this stack
-        /// and is running (see ``StackEntries/detachSuffix(from:)``): still in place, not
-        /// part of the stack, and not free until each is taken.
+        /// Entries past `count` of the group an undo or redo took off this stack and is running
+        /// (see ``StackEntries/detachSuffix(from:)``): in place, and not free until taken.
         fileprivate(set) var detached = 0
-        /// The index of the detached group's oldest entry: where `count` was when it was
-        /// detached (removals below it lower `count` since, not the group).
+        /// The index of the detached group's oldest entry (removals below it lower `count`
+        /// since, not this).
         fileprivate(set) var detachedStart = 0
-        /// Slots this stack freed below its detached group while the group runs: free only
-        /// once the group is gone, since the other stack grows towards them through it.
+        /// Slots freed below the detached group while it runs: free only once it is gone, as the
+        /// other stack grows towards them through it.
         fileprivate(set) var freedBelowDetached = 0
-        /// Whether the detached group moved to a buffer of its own (see
-        /// ``StackEntries/evacuateDetached()``).
+        /// Whether the detached group moved to a buffer of its own.
         fileprivate(set) var groupIsEvacuated = false
 
         /// Slots from the origin to the end of the detached group.
         var extent: Int { detached == 0 ? count : detachedStart + detached }
     }
 
-    /// The undo stack's side (from the first slot up), then the redo stack's (from the last
-    /// slot down); allocated apart, so that each view can keep the address of its own.
+    /// The undo stack's side, then the redo stack's; allocated apart, so that each view keeps
+    /// the address of its own.
     fileprivate let sides: UnsafeMutablePointer<Side>
     private var undoSide: Side {
         get { sides[0] }
@@ -55,9 +49,8 @@ struct TwinStackBuffer: ~Copyable {
     private(set) var capacity = 0
     /// Slots neither stack uses; an append grows the buffer when there are none.
     fileprivate(set) var freeSlots = 0
-    /// Where a side's detached group goes if something appends to that side while the group
-    /// runs (which would write over it): undo side first, then redo side (see
-    /// ``StackEntries/evacuateDetached()``). Empty, with no storage, otherwise.
+    /// Where a side's detached group goes if something appends to that side while it runs
+    /// (see ``StackEntries/evacuateDetached()``): undo side's, then redo side's.
     fileprivate let evacuatedGroups: UnsafeMutablePointer<StackBuffer<Entry>>
 
     init() {
@@ -86,13 +79,11 @@ struct TwinStackBuffer: ~Copyable {
         }
     }
 
-    /// Moves the origin of a redo stack that holds at most `limit` entries (the begin mark of
-    /// the group an undo opened) down to `headroom` slots above the undo stack's end, when it
-    /// is further; the entries move with it. An undo then writes its redo group into the slots
-    /// its own group is leaving, memory the process has touched, instead of the end of the
-    /// buffer, which a stack grown by appends has never touched (W2: 2 MB, 485 page faults,
-    /// for 200,000 steps). The slots above the new origin are out of reach until the redo stack
-    /// is empty again (see ``sinkEmptyRedoSide()``).
+    /// Moves the origin of a redo stack of at most `limit` entries (the begin mark of the group
+    /// an undo opened) down to `headroom` slots above the undo stack's end, entries included.
+    /// An undo then writes its redo group into the slots its own group leaves, not the end of
+    /// the buffer, which appends never touched (W2: 2 MB, 485 page faults, for 200,000 steps).
+    /// The slots above are out of reach until the redo stack is empty (``sinkEmptyRedoSide()``).
     mutating func floatRedoSide(holdingAtMost limit: Int, headroom: Int) {
         let count = sides[1].count
         guard count <= limit && sides[1].detached == 0 else { return }
@@ -116,9 +107,8 @@ struct TwinStackBuffer: ~Copyable {
         return true
     }
 
-    /// Checks that the free slots are the gap between the two stacks, the slots above a
-    /// floating redo stack left out; while a group runs, the count may be lower (slots it freed
-    /// are only counted once it is done), never higher.
+    /// Checks that the free slots are the gap between the stacks (while a group runs, at most
+    /// the gap: slots it freed count once it is done).
     func checkInvariants() {
         let gap = (sides[1].origin - sides[0].origin) - (sides[1].extent - 1) - sides[0].extent
         let running = sides[0].detached + sides[1].detached > 0 || sides[0].groupIsEvacuated || sides[1].groupIsEvacuated
@@ -129,8 +119,7 @@ struct TwinStackBuffer: ~Copyable {
     }
 
     /// Makes `extra` slots free: those above a floating empty redo stack first, else by
-    /// reallocating. Out of line: growing is rare, and the appends that may grow are on the
-    /// hot path.
+    /// reallocating. Out of line: growing is rare, and the appends are hot.
     @inline(never)
     mutating func grow(forAdding extra: Int) {
         if sinkEmptyRedoSide() && freeSlots >= extra {
@@ -141,8 +130,7 @@ struct TwinStackBuffer: ~Copyable {
         let redoExtent = redoSide.extent
         let redoEnd = redoSide.origin - undoSide.origin
         let base = StackMemory.reallocate(undoSide.origin, capacity: newCapacity)
-        // Copied where it was; move it to the new end (the regions may overlap, which
-        // moveInitialize allows).
+        // Copied where it was; moved to the new end (moveInitialize allows the overlap).
         (base + newCapacity - redoExtent).moveInitialize(from: base + redoEnd - redoExtent + 1, count: redoExtent)
         freeSlots += (newCapacity - 1) - redoEnd
         undoSide.origin = base
@@ -151,12 +139,9 @@ struct TwinStackBuffer: ~Copyable {
     }
 }
 
-/// One stack's side of a ``TwinStackBuffer``, indexed oldest first whichever end it grows
-/// from: what ``UndoStack/entries`` is.
-///
-/// A view, not an owner: the buffer belongs to the manager, which frees it after both
-/// stacks. An address taken with ``pointer(at:)`` is valid until the next append to either
-/// side, since either may grow the shared buffer.
+/// One stack's side of a ``TwinStackBuffer``, indexed oldest first whichever end it grows from
+/// (``UndoStack/entries``). A view: the manager owns the buffer. An address from
+/// ``pointer(at:)`` is valid until the next append to either side, which may grow it.
 struct StackEntries {
     typealias Entry = UndoStack.Entry
 
@@ -192,8 +177,8 @@ struct StackEntries {
         side.pointee.origin + index &* side.pointee.step
     }
 
-    /// Sets this side's count, keeping the buffer's free slots in step: slots freed below a
-    /// detached group wait for the group to go (see ``TwinStackBuffer/Side``).
+    /// Sets this side's count and the free slots (those freed below a detached group wait for
+    /// it to go).
     @inline(__always)
     private func setCount(_ newCount: Int) {
         let change = newCount - side.pointee.count
@@ -217,8 +202,7 @@ struct StackEntries {
         }
     }
 
-    /// The address of entry `index`, for moving entries in and out of place; valid until the
-    /// next append to either stack.
+    /// The address of entry `index`, for moving entries in and out of place.
     @inline(__always)
     func pointer(at index: Int) -> UnsafeMutablePointer<Entry> {
         checkIndex(index)
@@ -284,14 +268,8 @@ struct StackEntries {
         setCount(count - range.count)
     }
 
-    /// Removes every entry, releasing them here (callers park what may run a `deinit`).
-    func removeAll() {
-        removeSubrange(indices)
-    }
-
-    /// Moves the entries from `start` on to the end of `destination`, oldest first, and
-    /// removes them: a block move for the undo side, one by one (reversing) for the redo
-    /// side, whose oldest entry is last in memory.
+    /// Moves the entries from `start` on to the end of `destination`, oldest first: a block
+    /// move for the undo side, one by one for the redo side, reversed in memory.
     func moveSuffix(from start: Int, appendingTo destination: inout StackBuffer<Entry>) {
         let count = self.count
         checkRange(start..<count)
@@ -310,15 +288,12 @@ struct StackEntries {
 
     // MARK: A group taken off in place
 
-    /// Takes the entries from `start` on off the stack but leaves them where they are, for an
-    /// undo or redo to run them newest first with ``popDetached()``: nothing is copied, and
-    /// the other stack, growing into the slots as they are taken, writes into memory already
-    /// touched. Their slots are not free until taken; ``finishDetached()`` ends it.
-    ///
-    /// Everything else goes on as if the group were gone: counts, removals, trimming. Should
-    /// anything append to this stack meanwhile (which only unusual code in a step does: a
-    /// first read of the history tree, a registration after `removeAllActions()`), the rest of
-    /// the group moves to a buffer of its own first (``evacuateDetached()``).
+    /// Takes the entries from `start` on off the stack, leaving them in place for an undo or
+    /// redo to take newest first with ``popDetached()``: nothing is copied, and the other
+    /// stack grows into the slots as they are taken. ``finishDetached(movingRemainsTo:)`` ends
+    /// it. Counts, removals and trimming go on as if the group were gone; an append to this
+    /// stack meanwhile (unusual code in a step) first moves the rest of the group to a buffer
+    /// of its own (``evacuateDetached()``).
     func detachSuffix(from start: Int) {
         precondition(side.pointee.detached == 0 && !side.pointee.groupIsEvacuated, "StackEntries: a group is already detached")
         checkRange(start..<count)
@@ -327,7 +302,7 @@ struct StackEntries {
         side.pointee.count = start
     }
 
-    /// The evacuated group of this side (see ``evacuateDetached()``).
+    /// This side's evacuated group.
     private var evacuatedGroup: StackBuffer<Entry> {
         unsafeAddress { UnsafePointer(buffer.pointee.evacuatedGroups + (side.pointee.step > 0 ? 0 : 1)) }
         nonmutating unsafeMutableAddress { buffer.pointee.evacuatedGroups + (side.pointee.step > 0 ? 0 : 1) }
@@ -339,8 +314,8 @@ struct StackEntries {
         slot(side.pointee.detachedStart + side.pointee.detached - 1)
     }
 
-    /// Whether the newest detached entry is a step on the object `targetID`, read in place:
-    /// binding the identity alone copies (so retains) nothing.
+    /// Whether the newest detached entry is a step on `targetID`, read in place (retaining
+    /// nothing).
     @inline(__always)
     func newestDetachedIsStep(on targetID: ObjectIdentifier) -> Bool {
         if side.pointee.detached == 0 {
@@ -367,8 +342,7 @@ struct StackEntries {
         return entry
     }
 
-    /// Puts back the entry ``popDetached()`` just returned, before anything else could take
-    /// its slot.
+    /// Puts back the entry ``popDetached()`` just returned.
     @inline(__always)
     func unpopDetached(_ entry: consuming Entry) {
         if side.pointee.groupIsEvacuated {
@@ -394,8 +368,8 @@ struct StackEntries {
         side.pointee.freedBelowDetached = 0
     }
 
-    /// Ends a detached group: what is left of it (a step aborted the run) moves to the end of
-    /// `remains`, oldest first, for the caller to release, and its slots are free again.
+    /// Ends a detached group: what a step that aborted the run left of it moves to the end of
+    /// `remains`, oldest first, for the caller to release.
     func finishDetached(movingRemainsTo remains: inout StackBuffer<Entry>) {
         let detached = side.pointee.detached
         moveDetachedInPlace(appendingTo: &remains)
@@ -411,8 +385,8 @@ struct StackEntries {
         side.pointee.freedBelowDetached = 0
     }
 
-    /// Moves the entries still detached in place to the end of `destination`, oldest first,
-    /// one by one (the redo side's run backwards in memory); the caller settles the counts.
+    /// Moves the entries still detached in place to the end of `destination`, oldest first;
+    /// the caller settles the counts.
     private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
         let detached = side.pointee.detached
         let start = side.pointee.detachedStart
@@ -424,8 +398,7 @@ struct StackEntries {
         }
     }
 
-    /// Forgets the newest entry, whose value the caller has already moved out through
-    /// ``pointer(at:)``.
+    /// Forgets the newest entry, which the caller moved out through ``pointer(at:)``.
     @inline(__always)
     func forgetMovedOutLast() {
         let count = self.count

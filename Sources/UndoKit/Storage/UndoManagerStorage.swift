@@ -14,6 +14,8 @@ struct UndoManagerStorage {
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
     var registrationDisableCount = 0
+    /// Targets whose actions were removed while a popped group's actions run: the rest of the
+    /// group skips them, as on Apple, which pops one entry at a time.
     var targetsRemovedDuringInvocation: Set<ObjectIdentifier> = []
     var invocationWasAborted = false
     var eventObservers: [(id: Int, body: (UndoManager.Event) -> Void)] = [] {
@@ -25,22 +27,18 @@ struct UndoManagerStorage {
     var notificationCenter: NotificationCenter? = .default {
         didSet { updateHasEventListeners() }
     }
-    /// Whether posting an event reaches anyone (see ``UndoManager/post(_:)``): kept beside
-    /// the two properties it summarizes, because undo and redo ask five to seven times each,
-    /// and reading the array and the optional reference through the manager cost about 50
+    /// Whether posting an event reaches anyone: kept beside the two properties it summarizes
+    /// because undo and redo ask five to seven times each, and reading those cost about 50
     /// instructions per undo (callgrind, W1).
     private(set) var hasEventListeners = true
     /// See ``UndoManager/postsMessages``.
     var postsMessages = false
-    /// The ``UndoCoordinator`` the manager is attached to (at most one), which keeps its order
-    /// by the manager's step edits.
+    /// The ``UndoCoordinator`` the manager is attached to, if any.
     weak var coordinator: UndoCoordinator?
-    /// Whether `coordinator` is set, kept beside it so the registration path tests a flag
-    /// instead of loading a weak reference.
+    /// Whether `coordinator` is set: a flag to test instead of a weak reference to load.
     var isCoordinated = false
-    /// The registration path's caches (see ``UndoManager/actionTarget(for:id:)``): the
-    /// ``ActionTarget`` last made, which the next registration on the same object shares, and
-    /// the generic classes last instantiated (see ``UndoManager/cachedClass(_:key:in:)``).
+    /// The ``ActionTarget`` last made, which the next registration on the same object shares
+    /// (see ``UndoManager/actionTarget(for:id:)``).
     var lastTarget: ActionTarget?
     /// The ``ModelReference`` last made by `perform(_:on:)`, which the next command on the
     /// same model shares.
@@ -49,32 +47,29 @@ struct UndoManagerStorage {
     /// for: the next small command of that type on the same model shares it.
     var lastInlineCommandOwner: CommandEntry?
     var lastInlineCommandType: ObjectIdentifier?
+    /// The generic classes last instantiated (see ``UndoManager/cachedClass(_:key:in:)``).
     var inlineCommandOwnerClassCache = ClassCache()
     var commandEntryClassCache = ClassCache()
-    /// While a step's handler runs: its ``ActionTarget``, which registrations on the same
-    /// object share. Unretained: the running step holds the target until this is reset.
+    /// While a step's handler runs, its ``ActionTarget``, which registrations on the same
+    /// object share; unretained, as the running step holds it.
     var invokingTarget: Unmanaged<ActionTarget>?
-    /// Whether the manager is an instance of a subclass, which may override the registration
-    /// overloads; set once by the initializers, so the registration path tests a flag rather
-    /// than the metatype.
+    /// Whether the manager is an instance of a subclass, which may override members: a flag
+    /// set once, for the hot paths to test instead of the metatype.
     var isSubclassInstance = false
     /// Which registration overload the current registration entered first, while it passes
     /// through the other (see ``UndoManager/registerNonisolatedHandler(_:on:)``).
     var registrationRoute = RegistrationRoute.none
-    /// The command step `perform` is passing through a subclass's `registerUndo` overrides,
-    /// recorded in place of the handler when the registration for its model reaches the base
-    /// implementation (see ``UndoManager/recordThroughOverrides(_:on:)``).
+    /// The command `perform` is passing through a subclass's `registerUndo` overrides, recorded
+    /// in place of the handler that reaches the base implementation for its model.
     var pendingCommand: CommandEntry?
-    /// The public call that is calling one of the manager's overridable members, so that a
-    /// misuse trap inside names the call the program made (see
-    /// ``UndoManager/takeRoutedCall(default:)``).
+    /// The public call that is calling one of the manager's overridable members, for a trap
+    /// inside to name (see ``UndoManager/takeRoutedCall(default:)``).
     var routedCall: StaticString?
-    /// Whether ``UndoManager/setActionCoalescingKey(_:)`` has ever set a key: until then a
-    /// top-level close takes the plain path, reading no clock and no metadata.
+    /// Whether a coalescing key was ever set: until then a top-level close reads no clock and
+    /// no metadata.
     var usesCoalescing = false
     /// Whether the newest closed top-level group may take the next group with its key: set by
-    /// a close with a key, cleared by anything done in between (undo, redo, removal, trimming
-    /// by the setters, a close without a key).
+    /// a close with a key, cleared by anything else that changes the stack.
     var newestGroupMayCoalesce = false
     /// See ``UndoManager/coalescesIntoCleanStep``.
     var coalescesIntoCleanStep = false
@@ -82,25 +77,24 @@ struct UndoManagerStorage {
     var coalescingInterval: Duration = .seconds(1)
     /// See ``UndoManager/coalescingClock``; `nil` reads `ContinuousClock.now`.
     var coalescingClock: (() -> ContinuousClock.Instant)?
-    /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; ids are shared with
-    /// `eventObservers`, so one ``UndoManager/EventObservation`` cancels either kind.
+    /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; their ids are
+    /// `eventObservers`' sequence, so one ``UndoManager/EventObservation`` cancels either.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
-    /// Whether settling an operation has listeners to tell: step edits are recorded, or
-    /// clean-state observers are registered (see `UndoManager.settle()`).
+    /// Whether settling has listeners to tell: step edits are recorded, or clean-state
+    /// observers are registered.
     var settlingHasListeners = false
     /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
     var reportedCleanState = true
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
-    /// manager is deallocated; ids are shared with `eventObservers`.
+    /// manager is deallocated.
     var eventStreams: [(id: Int, continuation: AsyncStream<UndoManager.Event>.Continuation)] = []
     /// The observable properties read through their getters and not changed since: one bit
     /// per ``ObservedProperty``. Zero when nothing was read, which is all an operation tests.
     var observedProperties: UInt32 = 0
-    /// The Observation registrar and the values read, made by the first read of an
-    /// observable property. Behind a reference: `ObservationRegistrar` is a resilient type,
-    /// and stored here inline it made this struct's layout unknown at compile time, so every
-    /// access to the fields after it called the type's metadata accessor (callgrind, W1: 35
-    /// instructions per undo).
+    /// The Observation registrar, made by the first read of an observable property. Behind a
+    /// reference: `ObservationRegistrar` is resilient, and inline it made this struct's layout
+    /// unknown at compile time, so every access to the fields after it called a metadata
+    /// accessor (callgrind, W1: 35 instructions per undo).
     var observation: ObservationState?
     /// The value each property in `observedProperties` had when it was read, by
     /// ``ObservedProperty/rawValue``.
@@ -109,12 +103,11 @@ struct UndoManagerStorage {
     var observedScalars: [Int] = []
     /// The ``UndoManager/withUndoGroup(named:_:)`` calls in progress, outermost first.
     var savepoints: [Savepoint] = []
-    /// Set while a scope rolls back: the close and the undo it is made of change state that
-    /// ends where it began, so clean-state observers and Observation hear only the result,
-    /// once the rollback is done (see `UndoManager+ScopedGroup.swift`).
+    /// Set while a scope rolls back, so that clean-state observers and Observation hear only
+    /// where the rollback ends, not the close and the undo it is made of.
     var isRollingBackScope = false
-    /// The history tree's ids, branches and clock (``UndoManager/historyTree``); `nil` until
-    /// the tree is first asked for, so a manager that never asks records no ids.
+    /// The history tree's branches, records and clock; `nil` until the tree is first asked
+    /// for.
     var historyTree: HistoryTreeState?
     /// See ``UndoManager/historyTreeClock``; `nil` reads `Date()`.
     var historyTreeClock: (() -> Date)?
@@ -138,9 +131,8 @@ enum RegistrationRoute: Equatable {
     /// No registration is being routed.
     case none
     /// Entered one overload (the nonisolated one if the flag is set) and called the other,
-    /// whose implementation records.
-    /// `target` tells the second hop from a new registration made by an override before its
-    /// `super` call (see `registerNonisolatedHandler(_:on:)`).
+    /// whose implementation records. `target` tells the second hop from a registration an
+    /// override makes before its `super` call.
     case awaitingSecondHop(enteredNonisolated: Bool, target: ObjectIdentifier)
     /// The registration being routed has been recorded; another registration made before the
     /// route unwinds is a new one.

@@ -1,26 +1,22 @@
 /// Merging a closing top-level group into the one before it (``UndoManager/setActionCoalescingKey(_:)``).
 extension UndoStack {
-    /// The metadata of the newest closed top-level group if a top-level group is open right
-    /// above it; `nil` if there is no such group or it has no metadata.
+    /// The metadata of the newest closed top-level group, if a top-level group is open right
+    /// above it.
     var metadataBelowOpenTopLevelGroup: GroupMetadata? {
         guard let outermost = openBegins.first, outermost > head else { return nil }
         guard case .begin(let metadata) = entries[groupStart(endingAt: outermost - 1)] else { return nil }
         return metadata
     }
 
-    /// Closes the open top-level group and makes it part of the closed top-level group just
-    /// below it: one group holding the older group's entries, then the newer group's, so that
-    /// undo, which runs a group newest entry first, reverts the newer actions first.
+    /// Closes the open top-level group into the closed one just below it: the older group's
+    /// entries, then the newer's, so undo reverts the newer actions first. The merged group
+    /// keeps the older group's metadata object and step id, with the newer group's name, key
+    /// and close time, the union of the user info (newer values win), discardable only if
+    /// both were, and the sum of the costs. O(newer group's entries), which move two slots
+    /// down; a coalesced group is typically one keystroke.
     ///
-    /// The merged group keeps the older group's metadata object and step id, with the newer
-    /// group's name, key and close time, the union of the user info
-    /// (newer values win), discardable only if both were, and the sum of the costs.
-    ///
-    /// Costs O(newer group's entries): they move two slots down, over the older group's end
-    /// mark and their own begin mark. A coalesced group is typically one keystroke.
-    ///
-    /// - Precondition: exactly one group is open, the newest closed top-level group lies right
-    ///   below it and both have metadata.
+    /// - Precondition: Exactly one group is open, right above a closed top-level group, and
+    ///   both have metadata.
     mutating func closeOpenTopLevelGroupMergingIntoPrevious() {
         precondition(openBegins.count == 1, "UndoStack: merging needs exactly one open group")
         let newerBegin = openBegins.removeLast()
@@ -35,8 +31,8 @@ extension UndoStack {
         older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
         // Both costs are already in `totalCost`: the open group's was added as it was set.
         older.cost += newer.cost
-        // Moves the older group's end mark and the newer begin mark out, parking the begin
-        // (it holds the newer metadata) for release by the manager.
+        // Takes out the older group's end mark and the newer begin mark, parking the begin
+        // (it holds the newer metadata) for release.
         dropped.append(exchange(&entries[newerBegin], with: .end(length: 0)))
         entries.removeSubrange((newerBegin - 1)..<(newerBegin + 1))
         entries.append(.end(length: entries.count - olderStart))

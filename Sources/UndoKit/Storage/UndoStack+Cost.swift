@@ -1,22 +1,12 @@
 /// The byte budget (``UndoManager/actionCostLimit``).
 ///
-/// `totalCost` is kept as a running sum so that the budget check after a close is O(1):
-/// ``UndoManager/setActionCost(_:)`` adds to it while the group is open, and every way a
-/// top-level group leaves the stack (undo or redo popping it, trimming, removal, clearing)
-/// subtracts the group's cost. Undo and redo copy a group's metadata, cost included, to the
-/// other stack (`replaceOpenTopMetadata(with:)`), which adds it there.
+/// `totalCost` is a running sum, so the budget check after a close is O(1): setting a cost
+/// adds to it while the group is open, and every way a top-level group leaves the stack
+/// (undo, redo, trimming, removal, clearing) subtracts the group's cost. Undo and redo copy
+/// a group's metadata, cost included, to the other stack (`replaceOpenTopMetadata(with:)`).
 extension UndoStack {
-    /// Adds `bytes` to the cost of the outermost open group.
-    ///
-    /// - Precondition: A group is open.
-    mutating func addCostToOpenTopLevelGroup(_ bytes: Int) {
-        openTopMetadata().cost += bytes
-        totalCost += bytes
-    }
-
     /// Drops the oldest closed top-level groups while the total is over `costLimit`, keeping
-    /// at least the newest closed group (the one just closed, after a close) and any open
-    /// group. Each drop is O(1) amortized, as for `levelsOfUndo`.
+    /// at least the newest closed group and any open group. O(1) amortized per drop.
     mutating func trimToCostLimit() {
         guard costLimit > 0 && !limitsApplyToTree else { return }
         while totalCost > costLimit && closedTopLevelGroupCount > 1 {
@@ -24,13 +14,12 @@ extension UndoStack {
         }
     }
 
-    /// The sum of the costs of the top-level groups, recomputed by walking the stack, for the
-    /// invariant check.
-    func recomputedTotalCost() -> Int {
+    /// The sum of the costs of the top-level groups in `entries`, oldest first.
+    static func topLevelCost(of entries: some Sequence<Entry>) -> Int {
         var total = 0
         var depth = 0
-        for index in head..<entries.count {
-            switch entries[index] {
+        for entry in entries {
+            switch entry {
             case .begin(let metadata):
                 if depth == 0 { total += metadata?.cost ?? 0 }
                 depth += 1

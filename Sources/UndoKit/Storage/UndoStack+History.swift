@@ -1,9 +1,8 @@
-/// Walking the closed top-level groups (the steps) and listing them
-/// (``UndoManager/undoActionNames``, ``UndoManager/redoActionNames``). The walks go backwards
-/// through the end marks' lengths, so they cost one step per top-level group, not per entry.
+/// Walking the closed top-level groups (the steps), newest first, through the end marks'
+/// lengths: one step per group, not per entry.
 extension UndoStack {
-    /// The number of closed top-level groups, whatever is open. Unlike ``appleCount``
-    /// (Apple's `undoCount` quirk) it never looks inside an open group, and it is O(1).
+    /// The number of closed top-level groups, whatever is open: O(1), and unlike
+    /// ``appleCount`` it never looks inside an open group.
     var closedTopLevelGroupCount: Int {
         openBegins.isEmpty ? topLevelCount : topLevelCount - 1
     }
@@ -13,64 +12,61 @@ extension UndoStack {
         openBegins.first ?? entries.count
     }
 
+    /// Calls `body` with the first index of each closed top-level group, newest first, while
+    /// it returns `true`.
+    private func forEachClosedTopLevelStartNewestFirst(_ body: (Int) -> Bool) {
+        var last = closedTopLevelEnd - 1
+        while last >= head {
+            let start = groupStart(endingAt: last)
+            guard body(start) else { return }
+            last = start - 1
+        }
+    }
+
     /// The first index of each closed top-level group, newest first, at most `limit` of them.
     func closedTopLevelStartsNewestFirst(limit: Int = .max) -> [Int] {
         var starts: [Int] = []
-        var last = closedTopLevelEnd - 1
-        while last >= head && starts.count < limit {
-            let start = groupStart(endingAt: last)
+        forEachClosedTopLevelStartNewestFirst { start in
+            guard starts.count < limit else { return false }
             starts.append(start)
-            last = start - 1
+            return true
         }
         return starts
     }
 
-    /// The metadata of the closed top-level groups, oldest first; `nil` for a group without
-    /// metadata.
+    /// The metadata of the closed top-level groups, oldest first.
     func closedTopLevelMetadata() -> [GroupMetadata?] {
         closedTopLevelStartsNewestFirst().reversed().map { start in
-            if case .begin(let metadata) = entries[start] {
-                return metadata
-            }
-            return nil
+            if case .begin(let metadata) = entries[start] { metadata } else { nil }
         }
     }
 
+    /// The name of the group starting at `start`, `""` if it has none.
+    private func nameOfGroup(startingAt start: Int) -> String {
+        if case .begin(let metadata) = entries[start] { metadata?.name ?? "" } else { "" }
+    }
 
     /// The names of the closed top-level groups, newest first (the order undo or redo takes
-    /// them), `""` for a group without a name. O(closed top-level groups): the walk jumps over
-    /// each group through its end mark's length.
+    /// them), `""` for a group without a name.
     func closedTopLevelNamesNewestFirst() -> [String] {
         var names: [String] = []
         names.reserveCapacity(closedTopLevelGroupCount)
-        forEachClosedTopLevelNameNewestFirst { names.append($0); return true }
+        forEachClosedTopLevelStartNewestFirst { names.append(nameOfGroup(startingAt: $0)); return true }
         return names
     }
 
-    /// Whether `names` is ``closedTopLevelNamesNewestFirst()``, found without making that
-    /// array: the count first, then name by name up to the first difference. What an
-    /// observer of ``UndoManager/undoActionNames`` costs after each operation.
+    /// Whether `names` is ``closedTopLevelNamesNewestFirst()``, compared up to the first
+    /// difference without making that array: what an observer of
+    /// ``UndoManager/undoActionNames`` costs after each operation.
     func closedTopLevelNamesNewestFirst(equal names: [String]) -> Bool {
         guard names.count == closedTopLevelGroupCount else { return false }
         var index = 0
         var equal = true
-        forEachClosedTopLevelNameNewestFirst { name in
-            equal = name == names[index]
+        forEachClosedTopLevelStartNewestFirst { start in
+            equal = nameOfGroup(startingAt: start) == names[index]
             index += 1
             return equal
         }
         return equal
-    }
-
-    /// Calls `body` with each closed top-level group's name, newest first, while it returns
-    /// `true`.
-    private func forEachClosedTopLevelNameNewestFirst(_ body: (String) -> Bool) {
-        var last = (openBegins.first ?? entries.count) - 1
-        while last >= head {
-            let start = groupStart(endingAt: last)
-            let name = if case .begin(let metadata) = entries[start] { metadata?.name ?? "" } else { "" }
-            guard body(name) else { return }
-            last = start - 1
-        }
     }
 }

@@ -1,8 +1,5 @@
 extension UndoStack {
-    /// Checks every structural invariant of the stack, trapping on the first broken one.
-    ///
-    /// Linear in the stack's size; see ``UndoManager/checkInvariantsInDebugBuilds()`` for when
-    /// it runs outside tests.
+    /// Checks every structural invariant of the stack, trapping on the first broken one. O(n).
     func checkInvariants() {
         for index in 0..<head {
             guard case .end(length: 0) = entries[index] else {
@@ -29,7 +26,8 @@ extension UndoStack {
         }
         precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
         precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
-        precondition(totalCost == recomputedTotalCost(), "UndoStack: totalCost \(totalCost), groups say \(recomputedTotalCost())")
+        let groupsCost = Self.topLevelCost(of: entries.elements(in: head..<entries.count))
+        precondition(totalCost == groupsCost, "UndoStack: totalCost \(totalCost), groups say \(groupsCost)")
         // The step an undo or redo is moving is on the redo side of the path until it lands.
         let moving = !isUndoStack && ledger.move != .none ? 1 : 0
         precondition(
@@ -78,8 +76,8 @@ extension UndoManager {
         precondition(ids.allSatisfy { $0.rawValue < ledger.nextStepID }, "UndoManager: a step id not yet given")
     }
 
-    /// In debug builds, checks the invariants after a public mutation while the stacks are
-    /// small enough for the linear check to stay cheap.
+    /// In debug builds, checks the invariants while the stacks are small enough for the
+    /// linear check to stay cheap.
     func checkInvariantsInDebugBuilds() {
         #if DEBUG
         if undoStack.entries.count + redoStack.entries.count <= 512 {

@@ -2,16 +2,14 @@ extension UndoStack {
     /// Removes every action on `target`, then every group that became empty because of it,
     /// recursively outward (spec R33). Groups that were empty already, and open groups, stay.
     ///
-    /// A removed step cuts the path to the clean mark if it lies on it (see
-    /// ``CleanMark/isCut(byRemoving:from:isUndoStack:)``): the manager's mark, and each of
-    /// `savedMarks` (those of the scopes in progress), become unreachable then.
-    ///
-    /// - Returns: whether anything was removed.
+    /// A removed step on the path to the clean mark makes it unreachable (see
+    /// ``CleanMark/isCut(byRemoving:from:isUndoStack:)``): the manager's, and each of
+    /// `savedMarks` (the scopes' in progress). Returns whether anything was removed.
     @discardableResult
     mutating func removeActions(withTarget target: ObjectIdentifier, judging savedMarks: inout [CleanMark]) -> Bool {
         guard containsAction(on: target) else { return false }
-        // One in-place compaction pass: keepers are swapped down to `write`, so nothing is
-        // retained or released except what is removed.
+        // One in-place pass: keepers are swapped down to `write`, so nothing but what is
+        // removed is retained or released.
         struct Frame {
             var begin: Int
             var hadContent = false
@@ -19,8 +17,6 @@ extension UndoStack {
             var ordinal = 0
         }
         var frames: [Frame] = []
-        var removedTopLevel = 0
-        // Groups are met oldest first; the newest removed one decides the depth returned.
         var topLevelSeen = 0
         var removedOrdinals: [Int] = []
         var removedCost = 0
@@ -47,7 +43,6 @@ extension UndoStack {
                     entries.swapAt(write, read)
                     write += 1
                 } else if frames.isEmpty {
-                    removedTopLevel += 1
                     removedOrdinals.append(topLevelSeen)
                 }
                 if frames.isEmpty { topLevelSeen += 1 }
@@ -57,15 +52,14 @@ extension UndoStack {
                     // Emptied by this removal: drop its begin mark too.
                     write -= 1
                     if frames.isEmpty {
-                        removedTopLevel += 1
                         removedOrdinals.append(frame.ordinal)
                         if case .begin(let metadata?) = entries[write] {
                             removedCost += metadata.cost
                         }
                     }
                 } else {
-                    // Swap first: the slot at `write` may hold a removed entry, which
-                    // must reach `dropped` rather than be released here.
+                    // Swap first: a removed entry at `write` must reach `dropped`, not be
+                    // released here.
                     entries.swapAt(write, read)
                     entries[write] = .end(length: write - frame.begin)
                     write += 1
@@ -75,9 +69,9 @@ extension UndoStack {
         entries.moveSuffix(from: write, appendingTo: &dropped)
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = StackBuffer(frames.map(\.begin))
-        topLevelCount -= removedTopLevel
-        // Open groups are never removed and are newer than every closed one, so the ordinal
-        // of a removed group counts closed groups only, as the ledger does.
+        topLevelCount -= removedOrdinals.count
+        // Open groups are never removed and are the newest, so these ordinals count closed
+        // groups only, as the ledger does.
         if ledger.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
             ledger.cleanMark = .unreachable
         }

@@ -2,41 +2,32 @@
 /// and actions, oldest first, so nested groups keep their structure, empty groups survive,
 /// and "the outermost open group" is well defined.
 ///
-/// Layout choices, all for the benchmark issue's memory and speed targets:
-/// - an entry is 32 bytes and holds its step inline (``UndoStep``: the target's identity, so
-///   that `removeAllActions(withTarget:)` scans contiguous memory instead of chasing pointers,
-///   and the handler itself), so recording a closure that captures nothing allocates nothing;
-/// - an end mark records how far back its begin mark is, so reaching a closed group's
-///   metadata or popping it is O(1);
-/// - a closed group holding exactly one action and no metadata collapses into one
-///   `.singleton` entry, which is observably identical to begin, action, end;
-/// - trimming the oldest group advances `head` instead of shifting the array, compacting only
-///   when the dead prefix outweighs the live part, so `levelsOfUndo` costs O(1) amortized;
-/// - the entries live in the manager's ``TwinStackBuffer``, shared with the other stack and
-///   growing towards it, so steps moving between the stacks reuse memory already touched;
-///   the other buffers are ``StackBuffer``s; neither is an array, so no mutation asks
-///   whether its storage is shared (the stack is not copyable, so it never is).
+/// Layout, for the benchmark issue's memory and speed targets:
+/// - a 32-byte entry holds its step inline (``UndoStep``), so recording a closure that
+///   captures nothing allocates nothing, and removal by target scans contiguous memory;
+/// - an end mark records how far back its begin mark is: a closed group's metadata and its
+///   pop are O(1);
+/// - a closed group of one action and no metadata is one `.singleton` entry, observably
+///   begin, action, end;
+/// - trimming advances `head`, compacting only when the dead prefix outweighs the live part
+///   (`levelsOfUndo` is O(1) amortized);
+/// - the entries live in the manager's ``TwinStackBuffer``, shared with the other stack, so
+///   steps moving between the stacks reuse memory already touched; no buffer is an array,
+///   so no mutation asks whether its storage is shared.
 struct UndoStack: ~Copyable {
     enum Entry {
         /// Opens a group; the metadata is allocated on first write.
         case begin(GroupMetadata?)
         /// Closes the group whose begin mark is `length` entries earlier.
         case end(length: Int)
-        /// An action inside the innermost group open at the time it was pushed.
-        ///
-        /// The step's fields as separate values rather than one ``UndoStep``, so that a scan
-        /// can bind the target identity alone (`case .action(let id, _, _)`) without copying,
-        /// and so retaining, the owner and the handler's context.
+        /// An action inside the innermost group open when it was pushed. The step's fields
+        /// apart, so that a scan binds the target identity alone without retaining the rest.
         case action(ObjectIdentifier, UndoStepOwner, ErasedHandler)
         /// A closed group made of one action and no metadata.
         case singleton(ObjectIdentifier, UndoStepOwner, ErasedHandler)
 
         static func action(_ step: consuming UndoStep) -> Entry {
             .action(step.targetID, step.owner, step.handler)
-        }
-
-        static func singleton(_ step: consuming UndoStep) -> Entry {
-            .singleton(step.targetID, step.owner, step.handler)
         }
 
         /// The step of an action or singleton entry.
@@ -63,8 +54,7 @@ struct UndoStack: ~Copyable {
     var openBegins = StackBuffer<Int>()
     /// Top-level groups, counting an open top-level group (Apple's `count`).
     var topLevelCount = 0
-    /// The ids of the closed top-level groups, oldest first: this stack's side of the step
-    /// ledger's path (see ``SharedLedger``).
+    /// The ids of the closed top-level groups, oldest first (see ``SharedLedger``).
     var steps: StackSteps {
         @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
     }
@@ -77,8 +67,7 @@ struct UndoStack: ~Copyable {
         didSet { updateTrimsOnClose() }
     }
     /// Set while the manager keeps redo branches: the limits then count every node of the
-    /// history tree, and the manager trims the tree itself (`UndoManager+HistoryTree.swift`),
-    /// so this stack's own trimming stands aside.
+    /// history tree, which the manager trims, and this stack's own trimming stands aside.
     var limitsApplyToTree = false {
         didSet { updateTrimsOnClose() }
     }
@@ -88,26 +77,20 @@ struct UndoStack: ~Copyable {
     private mutating func updateTrimsOnClose() {
         trimsOnClose = !limitsApplyToTree && (limit > 0 || costLimit > 0)
     }
-    /// The sum of the costs of the top-level groups on this stack, open ones included (see
-    /// `UndoStack+Cost.swift`).
+    /// The sum of the costs of the top-level groups on this stack, open ones included.
     var totalCost = 0
-    /// The part of the step ledger shared with the other stack: step ids and the clean mark.
     private let sharedLedger: UnsafeMutablePointer<SharedLedger>
 
     var ledger: SharedLedger {
         unsafeAddress { UnsafePointer(sharedLedger) }
         nonmutating unsafeMutableAddress { sharedLedger }
     }
-    /// Entries taken off the stack but not yet released.
-    ///
-    /// Releasing an action can run any `deinit` (an object captured by its handler), and a
-    /// `deinit` may call back into the manager, for example `removeAllActions(withTarget:)`,
-    /// as Apple recommends. So no mutation releases entries in place: it parks them here,
-    /// and the manager releases them once the stacks are consistent again
-    /// (``UndoManager/releaseDroppedEntries()``).
+    /// Entries taken off the stack but not yet released. Releasing one can run any `deinit`,
+    /// which may call back into the manager (`removeAllActions(withTarget:)`, as Apple
+    /// recommends), so mutations park entries here and the manager releases them once the
+    /// stacks are consistent (``UndoManager/releaseDroppedEntries()``).
     var dropped = StackBuffer<Entry>()
 
-    /// Whether this is the undo stack (the redo stack is the other one).
     let isUndoStack: Bool
 
     init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
@@ -119,8 +102,7 @@ struct UndoStack: ~Copyable {
     var nesting: Int { openBegins.count }
     var isEmpty: Bool { entries.count == head }
 
-    /// True when the newest entry closes a group, which `undoNestedGroup()` and `redo()`
-    /// require.
+    /// Whether the newest entry closes a group, as `undoNestedGroup()` and `redo()` require.
     var newestIsClosedGroup: Bool {
         guard !isEmpty else { return false }
         switch entries[entries.count - 1] {
@@ -145,14 +127,9 @@ struct UndoStack: ~Copyable {
         entries.append(.action(step))
     }
 
-    /// Closes the innermost open group.
-    ///
-    /// A top-level group that stays is a step: the step being undone or redone, under its
-    /// id, or a new one (see ``SharedLedger``).
-    ///
-    /// - Parameter discardIfEmpty: drop the group instead of keeping it when nothing was
-    ///   pushed into it (how an undo's redo group closes, spec R19.8).
-    /// - Returns: whether the group was empty.
+    /// Closes the innermost open group; a top-level group that stays is a step (see
+    /// ``SharedLedger/stepClosed(onUndoStack:)``). With `discardIfEmpty`, an empty group is
+    /// dropped instead (an undo's redo group, spec R19.8). Returns whether it was empty.
     @discardableResult
     mutating func closeGroup(discardIfEmpty: Bool) -> Bool {
         let begin = openBegins.removeLast()
@@ -163,8 +140,7 @@ struct UndoStack: ~Copyable {
                 let begin = entries.removeLast()
                 if closesTopLevel {
                     topLevelCount -= 1
-                    // Its cost left with it (undo copies the undone group's metadata, cost
-                    // included, to the redo group it builds).
+                    // Undo copied the undone group's metadata, cost included, to this group.
                     if case .begin(let metadata?) = begin {
                         totalCost -= metadata.cost
                     }
@@ -187,13 +163,10 @@ struct UndoStack: ~Copyable {
         return length == 1
     }
 
-    /// Rewrites a closed group of exactly one action and no metadata, begin mark at `begin`
-    /// and action on top, as one `.singleton` entry; `false`, changing nothing, for any other
-    /// two entries.
-    ///
-    /// Through pointers, so that the kind tests copy nothing and the action is moved, not
-    /// copied: subscript reads of a 32-byte entry retain its references, and the optimizer
-    /// does not remove those retains.
+    /// Rewrites the closed group of two entries at `begin` as one `.singleton` if it is one
+    /// action and no metadata; `false`, changing nothing, otherwise. Through pointers, so the
+    /// kind tests copy nothing and the action is moved: a subscript read of an entry retains
+    /// its references, and the optimizer keeps those retains.
     @inline(__always)
     private mutating func collapseNewestGroup(beginningAt begin: Int) -> Bool {
         let first = entries.pointer(at: begin)
@@ -217,9 +190,8 @@ struct UndoStack: ~Copyable {
         }
     }
 
-    /// Removes the newest entry's closed group (top-level or nested in an open group) if it
-    /// is a singleton, and returns its step; the common case of undo and redo, with no
-    /// allocation.
+    /// Removes the newest closed group (top-level or nested) if it is a singleton, and returns
+    /// its step: the common undo and redo, allocating nothing.
     mutating func popNewestSingleton() -> UndoStep? {
         guard entries.pointer(at: entries.count - 1).pointee.isSingleton,
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
@@ -230,20 +202,19 @@ struct UndoStack: ~Copyable {
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
 
-    /// Removes the newest entry's closed group (top-level or nested in an open group),
-    /// leaving its entries in place for an undo or redo to run (see ``StackEntries/detachSuffix(from:)``): they come off the newest first
-    /// with ``StackEntries/popDetached()``, and ``finishDetachedGroup()`` ends it.
+    /// Removes the newest closed group (top-level or nested), leaving its entries in place for
+    /// an undo or redo to take newest first (see ``StackEntries/detachSuffix(from:)``);
+    /// ``finishDetachedGroup()`` ends it.
     mutating func detachNewestGroup() {
         entries.detachSuffix(from: takeNewestGroup())
     }
 
-    /// Ends a detached group, parking what is left of it (a step aborted the run) in
-    /// ``dropped`` for release.
+    /// Ends a detached group, parking what a step that aborted the run left of it.
     mutating func finishDetachedGroup() {
         entries.finishDetached(movingRemainsTo: &dropped)
     }
 
-    /// The bookkeeping of taking the newest entry's closed group off; returns where it starts.
+    /// The bookkeeping of taking the newest closed group off; returns where it starts.
     private mutating func takeNewestGroup() -> Int {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
@@ -256,8 +227,8 @@ struct UndoStack: ~Copyable {
         return start
     }
 
-    /// Removes the open group if it is the only one open, is top-level and holds nothing;
-    /// returns whether it did. Its begin mark is parked in `dropped`.
+    /// Removes the open group if it is the only one open and holds nothing; returns whether
+    /// it did.
     mutating func removeEmptyOpenTopLevelGroup() -> Bool {
         guard openBegins.count == 1, let begin = openBegins.first, begin == entries.count - 1 else { return false }
         _ = openBegins.removeLast()
@@ -271,8 +242,7 @@ struct UndoStack: ~Copyable {
     }
 
     mutating func removeAll() {
-        // A group an undo or redo is running goes too (the run stops: see
-        // `invocationWasAborted`).
+        // A group an undo or redo is running goes too (the run stops).
         entries.finishDetached(movingRemainsTo: &dropped)
         entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()
@@ -294,9 +264,8 @@ struct UndoStack: ~Copyable {
         }
     }
 
-    /// After a top-level group closed: `levelsOfUndo` drops the oldest group once (spec R10),
-    /// then the byte budget drops oldest groups until the total fits, never the one just
-    /// closed.
+    /// After a top-level close: `levelsOfUndo` drops the oldest group once (spec R10), then
+    /// the byte budget drops the oldest until the total fits, never the one just closed.
     mutating func trimAfterTopLevelClose() {
         if limit > 0 && topLevelCount > limit {
             dropOldestGroup()
@@ -304,8 +273,8 @@ struct UndoStack: ~Copyable {
         trimToCostLimit()
     }
 
-    /// Drops the oldest top-level group. It is never the open one: the caller only trims
-    /// when more than one top-level group exists, and an open group is always the newest.
+    /// Drops the oldest top-level group: never an open one, which is the newest, as callers
+    /// trim only while more than one exists.
     mutating func dropOldestGroup() {
         // The clean mark is lost if it is on the dropped step, or at the start, below it.
         if case .start = ledger.cleanMark, isUndoStack {
@@ -322,8 +291,7 @@ struct UndoStack: ~Copyable {
             case .end: depth -= 1
             case .action, .singleton: break
             }
-            // Parks the action or metadata for release rather than keeping it until the next
-            // compaction.
+            // Parked for release now, not at the next compaction.
             dropped.append(exchange(&entries[index], with: .end(length: 0)))
             index += 1
         } while depth > 0
@@ -331,12 +299,20 @@ struct UndoStack: ~Copyable {
         topLevelCount -= 1
         ledger.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
-            entries.removeSubrange(0..<head)
-            for i in openBegins.indices {
-                openBegins[i] -= head
-            }
-            head = 0
+            removeTrimmedPlaceholders()
         }
+    }
+
+    /// Removes the payload-free placeholders that ``dropOldestGroup()`` leaves before `head`.
+    /// O(entries). Also after the history tree trims the redo stack (which Apple's limits
+    /// never do): code that copies the redo stack's entries wholesale expects `head` 0 there.
+    mutating func removeTrimmedPlaceholders() {
+        guard head > 0 else { return }
+        entries.removeSubrange(0..<head)
+        for index in openBegins.indices {
+            openBegins[index] -= head
+        }
+        head = 0
     }
 
     // MARK: Metadata
@@ -344,8 +320,8 @@ struct UndoStack: ~Copyable {
     /// Apple's top-level mark (spec B, `TM`): the outermost open group if one is open,
     /// otherwise the newest closed top-level group.
     var topMetadata: GroupMetadata? {
-        // Inlined into undo and redo, which read it on every call; left to the optimizer, the
-        // getter stopped being inlined there once they grew by the clean mark's few lines.
+        // Forced inline into undo and redo: the optimizer stopped inlining it there once they
+        // grew by the clean mark's few lines.
         @inline(__always) get {
             if let outermost = openBegins.first {
                 guard case .begin(let metadata) = entries[outermost] else {
@@ -374,8 +350,8 @@ struct UndoStack: ~Copyable {
         return created
     }
 
-    /// Replaces the outermost open group's metadata (how undo and redo carry a group's name,
-    /// flag and user info across stacks).
+    /// Replaces the outermost open group's metadata with a copy of `metadata` (how undo and
+    /// redo carry a group's metadata across).
     mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
         let old = exchange(&entries[openBegins[0]], with: .begin(metadata?.copy()))
         // The cost travels with the metadata, so the open group's count changes with it.
@@ -391,15 +367,12 @@ struct UndoStack: ~Copyable {
     // MARK: Counting
 
     /// Apple's `undoCount`/`redoCount` (spec R26): walking from the newest entry, the end
-    /// marks met at relative depth 0, where an end mark deepens the walk by one and a begin
-    /// mark raises it by one.
+    /// marks met at relative depth 0 (an end mark deepens the walk, a begin mark raises it).
     ///
-    /// With no group open that is the number of closed top-level groups, kept as a count, so
-    /// O(1). With a group open, the walk starts inside it and goes on below its begin mark at
-    /// negative depth: it counts the closed groups directly inside the innermost open group,
-    /// but also, for example, the groups nested one level inside a closed group that sits
-    /// beside an open one (Apple counts 1 after `beginUndoGrouping()`, `endUndoGrouping()`,
-    /// `endUndoGrouping()`, `beginUndoGrouping()` while grouping by event).
+    /// With no group open, the closed top-level groups: O(1). With one open, the walk starts
+    /// inside it and goes on below its begin mark at negative depth, so it also counts, for
+    /// example, the groups nested one level inside a closed group beside an open one (Apple
+    /// counts 1 after begin, end, end, begin while grouping by event).
     var appleCount: Int {
         guard !openBegins.isEmpty else { return topLevelCount }
         var count = 0
@@ -410,8 +383,7 @@ struct UndoStack: ~Copyable {
             case .end(let length):
                 if depth == 0 {
                     count += 1
-                    // Everything inside is deeper, and its begin mark brings the walk back to
-                    // depth 0: skip to just before that begin mark.
+                    // Skip the group: its begin mark brings the walk back to depth 0.
                     index -= length + 1
                     continue
                 }

@@ -1,19 +1,14 @@
-/// One recorded operation: what an action entry of an ``UndoStack`` holds, inline.
+/// One recorded operation, held inline by an action entry of an ``UndoStack``: 24 bytes, the
+/// entry 32. Recording a closure that captures nothing allocates nothing: the weak reference
+/// to its target lives in an ``ActionTarget`` shared by consecutive steps on the same object,
+/// and the handler is stored type-erased in the step. A command is one ``CommandEntry``,
+/// allocated when performed; its step moves between the stacks.
 ///
-/// 24 bytes, and the entry that holds it 32 (see ``UndoStack``): recording a closure whose
-/// handler captures nothing allocates nothing, because the weak reference to its target lives
-/// in an ``ActionTarget`` shared by consecutive steps on the same object, and the handler is
-/// stored type-erased in the step itself. A command (``UndoManager/perform(_:on:)``) is one
-/// ``CommandEntry`` allocated when it is performed; its step moves between the stacks as it
-/// is undone and redone.
-///
-/// `targetID` comes first so that the owner reference sits in the second word: a multi-payload
-/// enum can only keep its case in bits that every case leaves unused, and the end mark's
-/// `Int` fills the first word; the second word's spare pointer bits hold the case instead of
-/// an extra tag byte that would round the entry up to 40 bytes.
+/// `targetID` comes first so that the owner reference is the second word: the end mark's
+/// `Int` fills the first, and the owner's spare pointer bits hold the entry's case instead of
+/// a tag byte that would round the entry up to 40 bytes.
 struct UndoStep {
-    /// The target's identity when the step was recorded, so that
-    /// `removeAllActions(withTarget:)` scans contiguous memory.
+    /// The target's identity when recorded, so that removal by target scans contiguous memory.
     let targetID: ObjectIdentifier
     /// An ``ActionTarget`` or a ``CommandEntry``, as ``UndoStepOwner/isCommand`` says.
     let owner: UndoStepOwner
@@ -39,15 +34,12 @@ struct UndoStep {
     }
 }
 
-/// What an ``UndoStep`` holds besides its handler: an ``ActionTarget`` or a ``CommandEntry``.
-///
-/// A stored flag rather than a dynamic cast tells them apart, so that invoking a step costs
-/// one load.
+/// What an ``UndoStep`` holds besides its handler: an ``ActionTarget`` or a ``CommandEntry``,
+/// told apart by a stored flag, so that invoking a step costs one load, not a dynamic cast.
 class UndoStepOwner {
     let isCommand: Bool
-    /// Whether the command is kept in the step itself, in its handler's first word (see
-    /// ``InlineCommandOwner``), rather than in the owner (``CommandEntry``). A stored flag
-    /// beside ``isCommand``, in the same word of the object.
+    /// Whether the command is kept in the step's handler word (see ``InlineCommandOwner``)
+    /// rather than in the owner.
     let keepsCommandInStep: Bool
 
     init(isCommand: Bool, keepsCommandInStep: Bool = false) {
@@ -56,25 +48,20 @@ class UndoStepOwner {
     }
 }
 
-/// The weak reference to the target of registered closures, shared by consecutive steps on
-/// the same object (spec H3: the manager never keeps a target alive, and skips a step whose
-/// target is gone).
-///
-/// Shared, because a weak reference per step costs an allocation and the atomic operations
-/// of forming and destroying it; with one `ActionTarget` for a run of steps, a registration
-/// on the same object (the undo of an edit, the redo an undo registers) only retains it.
+/// The weak reference to the target of registered closures (spec H3: the manager never keeps
+/// a target alive, and skips a step whose target is gone), shared by consecutive steps on the
+/// same object: a weak reference per step costs an allocation and atomic operations, while a
+/// registration on the same object only retains the shared one.
 final class ActionTarget: UndoStepOwner {
     // A `let`, so reads need no exclusivity check.
     weak let object: AnyObject?
     /// `ObjectIdentifier(object)` as it was when recorded.
     let id: ObjectIdentifier
-    /// `ObjectIdentifier` of the parameter type the handlers were registered with: only
-    /// registrations with the same type share a target, so that a handler is always called
-    /// with an object of the type it was registered for.
+    /// The handlers' parameter type: only registrations with the same type share a target, so
+    /// a handler is always called with an object of its type.
     let handlerTypeKey: ObjectIdentifier
-    /// Never read: keeps the object's memory allocated (not the object alive; see
-    /// ``ModelReference``), so that an equal identifier proves the same object and a
-    /// registration finds the shared target without a weak load.
+    /// Never read: keeps the object's memory allocated (not the object alive), so an equal
+    /// identifier proves the same object without a weak load (see ``ModelReference``).
     private unowned let addressPin: AnyObject
 
     init(object: AnyObject, id: ObjectIdentifier, handlerTypeKey: ObjectIdentifier) {
@@ -85,18 +72,15 @@ final class ActionTarget: UndoStepOwner {
         super.init(isCommand: false)
     }
 
-    /// Calls `handler`, recorded with this target, on the object if it is still alive.
-    ///
-    /// While the handler runs, `manager` offers this target to registrations on the same
-    /// object (see ``UndoManager/actionTarget(for:id:)``).
+    /// Calls `handler` on the object if it is still alive; meanwhile registrations on the same
+    /// object share this target (see ``UndoManager/actionTarget(for:id:)``).
     @inline(__always)
     func invoke(_ handler: ErasedHandler, in manager: UndoManager) {
         guard let object else { return }
         invoke(handler, on: object, in: manager)
     }
 
-    /// Calls `handler` on `object`, this target's object, already loaded: a run of steps on
-    /// one target loads it once (spec H3).
+    /// Calls `handler` on this target's object, already loaded (a run of steps loads it once).
     @inline(__always)
     func invoke(_ handler: ErasedHandler, on object: AnyObject, in manager: UndoManager) {
         let outer = manager.state.invokingTarget
@@ -107,27 +91,22 @@ final class ActionTarget: UndoStepOwner {
 }
 
 /// A handler `(Target) -> Void` for some class `Target`, stored and called as an
-/// `(AnyObject) -> Void`, so that one stack holds handlers on targets of any class and calls
-/// them without generic code.
+/// `(AnyObject) -> Void`, so that one stack holds and calls handlers on any class without
+/// generic code.
 ///
 /// Why this is sound:
-/// - Every Swift closure value (a "thick" function) is two words, an entry point and a
-///   reference-counted context, whatever its type; a struct with one closure field has that
-///   layout, so `unsafeBitCast` between ``TypedHandler`` and `ErasedHandler` (which checks
-///   the sizes) keeps both words. The casts are between structs, never between function
-///   types: `unsafeBitCast` is generic, and a function value passed as a generic argument may
-///   be wrapped in a reabstraction thunk; a struct field keeps the representation it was
-///   stored with.
-/// - The entry point takes its parameter the same way in both types: a function of a
-///   class-constrained type parameter (`Target: AnyObject`), at any abstraction level, and a
-///   function of `AnyObject` both take one object reference, borrowed (guaranteed), directly
-///   in a register, with the context as `self`, and return nothing; no metadata is passed
-///   (a closure captures what it needs in its context). `ErasedHandlerTests` calls handlers
-///   erased from concrete, generic, subclass-typed, capturing and main-actor closures through
-///   this path.
-/// - ``call(with:)`` is only given an object of the type the handler was registered for:
-///   ``ActionTarget`` holds the object it was recorded with, and only registrations with the
-///   same handler type share it.
+/// - Every closure value is two words, an entry point and a reference-counted context,
+///   whatever its type, and so is a struct with one closure field: `unsafeBitCast` between
+///   ``TypedHandler`` and `ErasedHandler` (which checks the sizes) keeps both words. The casts
+///   are between structs, never function types, which a generic argument may wrap in a
+///   reabstraction thunk; a struct field keeps the representation it was stored with.
+/// - Both entry points take their parameter the same way: a function of a class-constrained
+///   type parameter, at any abstraction level, and one of `AnyObject` both take one borrowed
+///   object reference in a register, the context as `self`, and return nothing; no metadata
+///   is passed. `ErasedHandlerTests` calls handlers erased from concrete, generic,
+///   subclass-typed, capturing and main-actor closures through this path.
+/// - ``call(with:)`` is only given an object of the handler's type: ``ActionTarget`` holds
+///   the object it was recorded with, and only registrations with the same type share it.
 struct ErasedHandler {
     private let body: (AnyObject) -> Void
 
@@ -140,8 +119,7 @@ struct ErasedHandler {
         self.body = body
     }
 
-    /// The placeholder of a command's step, which has no handler. A closure that captures
-    /// nothing, so making it allocates nothing.
+    /// The placeholder of a command's step, which has no handler; allocates nothing.
     static var none: ErasedHandler {
         ErasedHandler(body: { _ in preconditionFailure("a command step has no handler") })
     }
@@ -152,15 +130,13 @@ struct ErasedHandler {
         body(object)
     }
 
-    /// The handler word of a step that keeps its command in itself (see
-    /// ``InlineCommandOwner``): the command's bits in the function word, and no context. Never
-    /// called: such a step's owner is a command's, which undo and redo run instead.
+    /// The handler of a step that keeps its command in itself (see ``InlineCommandOwner``): the
+    /// command's bits in the function word, and no context. Never called: undo and redo run
+    /// the command instead.
     ///
-    /// Sound as the casts above are: a handler is two words, an entry point and a context
-    /// that is reference counted when not null; these bits are never called, and the null
-    /// context is what copying and destroying the handler look at. No `Optional` of a
-    /// handler is ever made, so no bit pattern of the first word stands for `nil`
-    /// (`InlineCommandTests` runs commands whose bits are zero and all ones).
+    /// Sound as the casts above: copying and destroying a handler look only at its context,
+    /// here null; no `Optional` of a handler is ever made, so no bit pattern of the first word
+    /// stands for `nil` (`InlineCommandTests` runs commands whose bits are zero and all ones).
     @inline(__always)
     init(inlineBits: UInt) {
         self = unsafeBitCast(InlineBits(bits: inlineBits, context: nil), to: ErasedHandler.self)
@@ -183,8 +159,8 @@ private struct InlineBits {
 struct TypedHandler<Target: AnyObject> {
     let body: (Target) -> Void
 
-    // Stated, so that it can be forced inline: the implicit one was left as a call in every
-    // registration (callgrind, W1).
+    // Stated to force it inline: the implicit one stayed a call in every registration
+    // (callgrind, W1).
     @inline(__always)
     init(body: @escaping (Target) -> Void) {
         self.body = body

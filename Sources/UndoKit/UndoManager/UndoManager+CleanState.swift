@@ -6,11 +6,10 @@ extension UndoManager {
     /// Marks the current position of the undo stack as clean, typically right after the
     /// document was saved.
     ///
-    /// From now on ``isClean`` is true exactly when the manager is back at this position:
-    /// after more edits, undoing them brings it back; after undoing, redoing does. A new
-    /// edit made after undoing past the mark, or removing or trimming the marked step (or a
-    /// step between it and the current position), makes the mark unreachable until the next
-    /// `markClean()`.
+    /// From now on ``isClean`` is true exactly when the manager is back at this position (by
+    /// undoing later edits, or redoing). A new edit after undoing past the mark, or removing
+    /// or trimming the marked step or one between it and the current position, makes the mark
+    /// unreachable until the next `markClean()`.
     ///
     /// ```swift
     /// try document.write(to: url)
@@ -19,8 +18,7 @@ extension UndoManager {
     /// ```
     ///
     /// Called while a top-level group is open (typing in the current event, say), the mark
-    /// includes that group: the manager stays clean when the group closes, and undoing it
-    /// makes the manager unclean.
+    /// includes that group: the manager stays clean when it closes, and undoing it unclean.
     ///
     /// - Precondition: No undo or redo is in progress.
     public func markClean() {
@@ -35,9 +33,8 @@ extension UndoManager {
     /// Whether the manager is at the position last marked with ``markClean()``; a new
     /// manager is clean.
     ///
-    /// Positions are counted in closed top-level groups: an open group is not a step yet, so
-    /// registrations in the current event make the manager unclean when the event's group
-    /// closes. Reading it is O(1) and posts nothing.
+    /// Positions are counted in closed top-level groups: registrations in the current event
+    /// make the manager unclean when the event's group closes. O(1); posts nothing.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -56,10 +53,9 @@ extension UndoManager {
     /// Calls `observer` with the new value each time ``isClean`` changes, and only then: for
     /// an "edited" dot in a window's title bar, or enabling a Save button.
     ///
-    /// The observer runs synchronously once the change is complete (stacks consistent), after
-    /// the step that changed it and before that step's did-close, did-undo or did-redo
-    /// notification. It is separate from ``addEventObserver(_:)`` so that the events
-    /// mirroring Apple's notifications stay exactly Apple's.
+    /// The observer runs synchronously once the change is complete, before the did-close,
+    /// did-undo or did-redo notification of the step that made it. It is apart from
+    /// ``addEventObserver(_:)`` so that the events mirroring Apple's stay exactly Apple's.
     ///
     /// ```swift
     /// let observation = manager.addCleanStateObserver { isClean in
@@ -86,9 +82,8 @@ extension UndoManager {
         @inline(__always) get { ledger.cleanMark.isAt(undoStack.steps.last) }
     }
 
-    /// Tells the clean-state observers if ``isClean`` changed since they last heard: called
-    /// once an operation's change is complete (stacks consistent), before its did-close,
-    /// did-undo or did-redo notification. One test when nobody observes.
+    /// Tells the clean-state observers if ``isClean`` changed since they last heard. One test
+    /// when nobody observes.
     @inline(__always)
     func reportCleanState() {
         if !state.cleanStateObservers.isEmpty {
@@ -108,9 +103,8 @@ extension UndoManager {
         }
     }
 
-    /// Closes the open top-level group as a new step, outside undo and redo (no coalescing).
-    ///
-    /// - Returns: whether the group was empty.
+    /// Closes the open top-level group as a new step, outside undo and redo (no coalescing);
+    /// returns whether it was empty.
     @inline(__always)
     func closeNewStep() -> Bool {
         let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
@@ -121,8 +115,7 @@ extension UndoManager {
         return wasEmpty
     }
 
-    /// How a step the manager was undoing or redoing left the stacks, its group not closing
-    /// as a step on the other.
+    /// How a step being undone or redone left the stacks instead of landing on the other.
     enum StepExit {
         /// Undone, with nothing to redo (no inverse registered, a dead target, registration
         /// disabled): its changes are reverted.
@@ -134,11 +127,10 @@ extension UndoManager {
         case absorbed
     }
 
-    /// Step `step` left the stacks by an undo or redo (`how`): the mark is lost if the path
-    /// to it needed the step, or (a redo that recorded nothing) if the model moved away from
-    /// a mark below it with no step to come back; a redo of the marked step itself that
-    /// recorded nothing arrives at the marked state, now the current position. Marks on
-    /// branches are the history tree's (see `UndoManager+HistoryTreeRecording.swift`).
+    /// Step `step` left the stacks by an undo or redo (`how`): the mark is lost if the path to
+    /// it needed the step, or (a redo that recorded nothing) if the model left a mark below
+    /// with no step back; such a redo of the marked step itself arrives at the mark, now the
+    /// current position. Marks on branches are the history tree's.
     func markCleanAfterStepLeft(_ step: StepID, how: StepExit) {
         guard case .step(let mark) = ledger.cleanMark else {
             if ledger.cleanMark == .start && how == .appliedWithoutStep {
@@ -161,29 +153,21 @@ extension UndoManager {
         }
     }
 
-    /// An undo of a group nested in an open one changed the state the redo steps start from
-    /// (and may have put a new step on top of them): a mark among them is lost.
-    func markCleanAfterNestedUndo() {
-        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
-            ledger.cleanMark = .unreachable
-        }
-    }
-
     /// Whether step `id` is anywhere: on a stack or a branch.
     func stepExists(_ id: StepID) -> Bool {
         undoStack.steps.contains(id) || redoStack.steps.contains(id) || state.historyTree?.branches[id] != nil
     }
 
-    /// A new edit is about to empty the redo stack (branches off): a mark on it is lost.
+    /// A mark on the redo steps is lost: a new edit is about to end them (or branch them
+    /// off), or an undo nested in an open group changed the state they start from.
     func markCleanBeforeRedoStepsEnd() {
         if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
             ledger.cleanMark = .unreachable
         }
     }
 
-    /// After `removeAllActions()`: the stacks are empty. A clean manager stays clean (the
-    /// document did not change and the empty stack is its position); otherwise the mark is
-    /// lost, since every step that led to it is gone.
+    /// After `removeAllActions()`: a clean manager stays clean (the empty stack is its
+    /// position); otherwise every step that led to the mark is gone.
     func markCleanAfterClearing(wasClean: Bool) {
         ledger.cleanMark = wasClean ? .start : .unreachable
     }

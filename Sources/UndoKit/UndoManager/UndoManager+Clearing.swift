@@ -16,13 +16,12 @@ extension UndoManager {
         }
     }
 
-    /// Sets a limit and trims the undo stack's oldest steps to it with `setAndTrim`, then,
-    /// with branches kept, the tree's least recently visited leaves.
+    /// Sets a limit and trims to it with `setAndTrim`, then, with branches kept, the tree.
     private func changeLimit(_ setAndTrim: (inout UndoStack) -> Void) {
         let stepsBefore = undoStack.steps.ids
         setAndTrim(&undoStack)
-        // With branches kept, the tree's trimming may drop branch steps or the end of the
-        // redo path and leave the undo stack alone: a removal all the same, which ends the run.
+        // The tree's trimming may drop branch steps or the end of the redo path and leave the
+        // undo stack alone: a removal all the same, which stops coalescing.
         let trimmedTree = trimHistoryTree()
         let dropped = stepsBefore.count - undoStack.steps.count
         if dropped > 0 || trimmedTree {
@@ -64,12 +63,12 @@ extension UndoManager {
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = state.historyTree == nil ? nil : pathNodes()
         // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        var undoMarks = savepointMarksToJudge(onRedoStack: false)
-        let removedFromUndo = undoStack.removeActions(withTarget: identity, judging: &undoMarks)
-        savepointMarksJudged(undoMarks, onRedoStack: false)
-        var redoMarks = savepointMarksToJudge(onRedoStack: true)
-        let removedFromRedo = redoStack.removeActions(withTarget: identity, judging: &redoMarks)
-        savepointMarksJudged(redoMarks, onRedoStack: true)
+        let removedFromUndo = judgingSavepointMarks(onRedoStack: false) {
+            undoStack.removeActions(withTarget: identity, judging: &$0)
+        }
+        let removedFromRedo = judgingSavepointMarks(onRedoStack: true) {
+            redoStack.removeActions(withTarget: identity, judging: &$0)
+        }
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if removedFromUndo || removedFromRedo {
             stopCoalescing()
@@ -77,13 +76,12 @@ extension UndoManager {
         settle()
         withExtendedLifetime(prunedBranches) {}
         if isBusy {
-            targetsRemovedDuringInvocation.insert(identity)
+            state.targetsRemovedDuringInvocation.insert(identity)
         }
     }
 
     /// The identity of `value` if it is an object (or an optional holding one), the only kind
-    /// of value an action can have as its target; `nil` for anything else, which is the
-    /// target of nothing.
+    /// of target an action has; `nil` for anything else.
     static func objectIdentity(of value: Any) -> ObjectIdentifier? {
         if type(of: value) is AnyClass {
             return ObjectIdentifier(value as AnyObject)

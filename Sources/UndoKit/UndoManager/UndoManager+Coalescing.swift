@@ -4,11 +4,10 @@
 extension UndoManager {
     /// Marks the undo step being recorded with a coalescing key; `nil` removes it.
     ///
-    /// When a top-level group closes with key `K`, and the newest closed undo group before it
-    /// also has key `K`, closed less than ``coalescingInterval`` ago, with nothing undone,
-    /// redone or removed in between, the two become one undo step: undoing it reverts both,
-    /// the newer actions first, and its name is the newer group's. A run of keystrokes, each
-    /// its own event, so becomes one "Typing" step:
+    /// When a top-level group closes with key `K` less than ``coalescingInterval`` after the
+    /// newest closed undo group, also with key `K`, with nothing undone, redone or removed in
+    /// between, the two become one step: undoing it reverts both, newer actions first, and its
+    /// name is the newer group's. A run of keystrokes, each its own event, becomes one step:
     ///
     /// ```swift
     /// func type(_ character: Character) {
@@ -24,10 +23,10 @@ extension UndoManager {
     /// ```
     ///
     /// Like ``setActionName(_:)``, it targets the outermost open group, opening the event's
-    /// automatic group if needed, and does nothing while registration is disabled. It works
-    /// with explicit groups the same way. Every group still posts its own notifications: an
-    /// observer sees the did-close of a group that merged, after which ``undoCount`` has not
-    /// grown and ``undoActionName`` is the merged step's name.
+    /// automatic group if needed, and does nothing while registration is disabled; explicit
+    /// groups work the same. Each group still posts its notifications: after the did-close of
+    /// a group that merged, ``undoCount`` has not grown and ``undoActionName`` is the merged
+    /// step's name.
     ///
     /// A group is not merged into one that the clean mark points at (see ``markClean()``), so
     /// that undoing back to the saved state stays possible.
@@ -44,11 +43,10 @@ extension UndoManager {
         publishObservableChanges()
     }
 
-    /// Whether a group may merge into the step at the clean mark (``markClean()``). `false`
-    /// by default: the saved state stays reachable by undo, so a quick edit after saving is a
-    /// step of its own. An app that saves after every step (the `todo` sample) sets it, so
-    /// that repeated edits still make one step; a merge into the marked step makes the
-    /// manager unclean until the next ``markClean()``.
+    /// Whether a group may merge into the step at the clean mark (``markClean()``). `false` by
+    /// default, so the saved state stays reachable by undo. An app that saves after every step
+    /// (the `todo` sample) sets it, so repeated edits still make one step; a merge into the
+    /// marked step makes the manager unclean until the next ``markClean()``.
     ///
     /// ```swift
     /// manager.coalescesIntoCleanStep = true
@@ -61,8 +59,8 @@ extension UndoManager {
     /// How soon after the previous group with the same coalescing key a group must close to
     /// merge into it. The default is one second.
     ///
-    /// Measured between the two closes, so a steady run of keystrokes keeps merging however
-    /// long it lasts; a pause longer than the interval starts a new step.
+    /// Measured between closes: a steady run of keystrokes keeps merging however long it
+    /// lasts; a longer pause starts a new step.
     ///
     /// ```swift
     /// manager.coalescingInterval = .milliseconds(500)
@@ -91,9 +89,8 @@ extension UndoManager {
     }
 
     /// Closes the open top-level group as a new step outside undo and redo, merging it into
-    /// the step below if the coalescing rule says so. Taken only once a key was ever set.
-    ///
-    /// - Returns: whether the group was empty.
+    /// the step below if the coalescing rule says so (once a key was ever set). Returns
+    /// whether it was empty.
     func closeNewStepCoalescing() -> Bool {
         guard let outermost = undoStack.openBegins.first,
               case .begin(let closing?) = undoStack.entries[outermost],
@@ -108,10 +105,8 @@ extension UndoManager {
         if openGroupMerges(withKey: key, closingAt: now) {
             let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
-            // The merged step takes the place of the one below: a mark set while the group was
-            // open is after it; one at the step merged into (coalescesIntoCleanStep) is lost,
-            // since that state is gone. (A mark on the redo stack goes with the redo steps
-            // this new edit ends.)
+            // A mark set while the group was open is after the merged step; one at the step
+            // merged into (coalescesIntoCleanStep) is lost, that state being gone.
             if let merged, ledger.cleanMark == .step(merged) {
                 ledger.cleanMark = .unreachable
             } else if let merged, ledger.cleanMark == .openGroup {
@@ -126,8 +121,8 @@ extension UndoManager {
         return wasEmpty
     }
 
-    /// Whether the open top-level group, closing as a new step at `now` with coalescing key
-    /// `key`, merges into the step below it.
+    /// Whether the open top-level group, closing at `now` with `key`, merges into the step
+    /// below.
     private func openGroupMerges(withKey key: String, closingAt now: ContinuousClock.Instant) -> Bool {
         guard state.newestGroupMayCoalesce,
               let previous = undoStack.metadataBelowOpenTopLevelGroup,
@@ -139,8 +134,8 @@ extension UndoManager {
         return ledger.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep
     }
 
-    /// Whether ending the event now would merge its open group into the step below, making no
-    /// step of its own (an ``UndoCoordinator`` names the step it would undo from that).
+    /// Whether ending the event now would merge its open group into the step below (an
+    /// ``UndoCoordinator`` names the step it would undo from that).
     var openGroupWouldMerge: Bool {
         guard state.usesCoalescing, undoStack.nesting == 1, let outermost = undoStack.openBegins.first,
               case .begin(let closing?) = undoStack.entries[outermost], let key = closing.coalescingKey
@@ -148,8 +143,7 @@ extension UndoManager {
         return openGroupMerges(withKey: key, closingAt: coalescingClock())
     }
 
-    /// Something other than a new step changed the undo stack's newest step: it no longer
-    /// takes the next group with its key.
+    /// Something other than a new step changed the undo stack's newest step.
     @inline(__always)
     func stopCoalescing() {
         state.newestGroupMayCoalesce = false

@@ -7,9 +7,9 @@ extension UndoManager {
     /// (snapshots, captured buffers), as you estimate it.
     ///
     /// Targets the outermost open group, like ``setActionName(_:)``, opening the event's
-    /// automatic group if needed; several calls add up. The cost travels with the step
-    /// through undo and redo, so calls made while undoing or redoing are ignored: the step
-    /// keeps the cost it was recorded with. Does nothing while registration is disabled.
+    /// automatic group if needed; calls add up. The cost travels with the step through undo
+    /// and redo, so calls made while undoing or redoing are ignored. Does nothing while
+    /// registration is disabled.
     ///
     /// ```swift
     /// let old = image
@@ -24,12 +24,12 @@ extension UndoManager {
             // fatalError rather than precondition: release builds keep the message.
             fatalError("UndoManager.setActionCost(_:) needs a cost of 0 or more, got \(bytes)\nFix: pass the bytes the step keeps alive (0 for none)")
         }
-        guard !isBusy, registrationIsEnabled else { return }
-        openAutomaticGroupIfNeeded()
-        guard undoStack.nesting > 0 else {
-            programmerError(in: PublicCall("setActionCost(_:)"), "must begin a group before setting an undo action cost")
-        }
-        undoStack.addCostToOpenTopLevelGroup(bytes)
+        // Outside undo and redo the current stack is the undo stack.
+        guard !isBusy, let metadata = metadataOfOpenTopGroup(
+            in: "setActionCost(_:)", "must begin a group before setting an undo action cost"
+        ) else { return }
+        metadata.cost += bytes
+        undoStack.totalCost += bytes
         publishObservableChanges()
     }
 
@@ -49,11 +49,10 @@ extension UndoManager {
     /// The most bytes the undo stack's steps may cost; 0, the default, means no limit.
     ///
     /// After a top-level group closes, the oldest undo groups are dropped until
-    /// ``totalActionCost`` fits, never the group just closed: a single step over the budget
-    /// stays, alone, until the next one closes. Trimming works as for ``levelsOfUndo`` (O(1)
-    /// amortized per dropped step, no notification, redo steps untouched), and setting the
-    /// limit trims at once, keeping at least the newest closed step. Negative values are
-    /// taken as 0.
+    /// ``totalActionCost`` fits, never the group just closed: a step over the budget stays,
+    /// alone, until the next closes. Trimming is as for ``levelsOfUndo`` (O(1) amortized per
+    /// step, no notification, redo steps untouched); setting the limit trims at once, keeping
+    /// the newest closed step. Negative values are taken as 0.
     ///
     /// ```swift
     /// manager.actionCostLimit = 64 << 20   // keep at most 64 MiB of snapshots

@@ -20,8 +20,8 @@ extension UndoManager {
         }
     }
 
-    /// Spec R10, shared by ``endUndoGrouping()`` and the internal close of an undo's redo
-    /// group, which discards the group if it stayed empty.
+    /// Spec R10: ``endUndoGrouping()``, and the close of an undo's redo group, which discards
+    /// it if it stayed empty.
     func closeGroup(in call: PublicCall, discardingEmpty: Bool) {
         guard registrationIsEnabled else { return }
         post(.checkpoint)
@@ -33,13 +33,12 @@ extension UndoManager {
             post(.willCloseUndoGroup)
         }
         // Only the did-close notification reads the flag; skip the lookup when it won't post.
-        let isDiscardable = !busy && hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
-        // Outside undo and redo the current stack is the undo stack, and a close at level 1
-        // makes a new step (coalescing and the clean mark care about those only).
+        let isDiscardable = !busy && state.hasEventListeners && (currentStack.topMetadata?.isDiscardable ?? false)
+        // Outside undo and redo, a close at level 1 makes a new step on the undo stack (all
+        // coalescing and the clean mark care about).
         let closesNewStep = !busy && currentStack.nesting == 1
         let wasEmpty: Bool
-        // The history tree is only tested on a new step's close, where it stamps the step;
-        // nil unless the tree was ever asked for.
+        // The history tree records a new step's close, once it was ever asked for.
         let recordsTree = closesNewStep && state.historyTree != nil
         if closesNewStep {
             state.automaticGroupIsOpen = false
@@ -86,9 +85,8 @@ extension UndoManager {
         return true
     }
 
-    /// Releases what the stacks took off since the last call. Called right after each
-    /// mutation that may drop entries, when the stacks are consistent, so that `deinit`s the
-    /// release runs may use the manager (see ``UndoStack/dropped``).
+    /// Releases what the stacks took off since the last call, once they are consistent, so
+    /// that the `deinit`s it runs may use the manager (see ``UndoStack/dropped``).
     @inline(__always)
     func releaseDroppedEntries() {
         if !undoStack.dropped.isEmpty || !redoStack.dropped.isEmpty {
@@ -99,12 +97,9 @@ extension UndoManager {
     private func releaseDroppedEntriesNow() {
         // One at a time, each popped before it is released, so a deinit that re-enters the
         // manager finds the lists consistent; popping keeps their capacity for the next drop.
-        while let entry = undoStack.dropped.popLast() {
-            withExtendedLifetime(entry) {}
-        }
-        while let entry = redoStack.dropped.popLast() {
-            withExtendedLifetime(entry) {}
-        }
+        // (`popLast() != nil` instead costs W4's trimmed register 14 instructions, callgrind.)
+        while let _ = undoStack.dropped.popLast() {}
+        while let _ = redoStack.dropped.popLast() {}
     }
 
     /// Spec R29: ``enableUndoRegistration()``.

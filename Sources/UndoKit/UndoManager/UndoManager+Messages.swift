@@ -1,17 +1,11 @@
 import Foundation
 
-// Apple's OS 26 typed messages for the undo notifications (spec I.6): one
+// Apple's OS 26 typed messages for the undo notifications (spec I.6): a
 // `NotificationCenter.MainActorMessage` per notification, with the manager as subject, and an
-// identifier for each. On Apple platforms Foundation bridges each message and its notification
-// in both directions; Foundation on Linux bridges neither way (a name-based post reaches no
-// message observer, and a message post reaches no name-based observer), so the manager posts
-// both, and each kind of observer receives each event once.
-//
-// But not always: Foundation on Linux (Swift 6.3.1) hands a posted message to every observer
-// added with `addObserver(forName: nil, …)` for the same object, which then stops the program
-// casting the message to `Notification`. A manager therefore posts messages only once someone
-// observes them (``UndoManager/postsMessages``), which UndoKit's `addObserver(of:for:using:)`
-// overloads for undo messages turn on.
+// identifier for each. Foundation on Linux bridges messages and notifications neither way, so
+// the manager posts both. But it hands a posted message to every `addObserver(forName: nil, …)`
+// observer of the same object, which then stops the program casting it to `Notification`: a
+// manager posts messages only once someone observes them (``UndoManager/postsMessages``).
 
 extension UndoManager {
     /// The message form of `NSUndoManagerCheckpoint`: the manager opened or closed a group
@@ -187,11 +181,11 @@ extension UndoManager {
     /// Whether the manager posts the typed message form of each notification (such as
     /// ``CheckpointMessage``) to ``notificationCenter`` after the notification itself.
     ///
-    /// It turns on by itself when an observer for one of this manager's messages is added
-    /// with `addObserver(of:for:using:)` or `NotificationCenter.messages(of:for:bufferSize:)`,
-    /// naming the manager as the subject, so code written for Apple's messages works
-    /// unchanged. Observing every manager's messages by type (`addObserver(of: UndoManager.self,
-    /// for: .checkpoint)`) cannot name the manager: turn it on for each manager then.
+    /// It turns on by itself when an observer of this manager's messages is added with
+    /// `addObserver(of:for:using:)` or `NotificationCenter.messages(of:for:bufferSize:)`, so
+    /// code written for Apple's messages works unchanged. Observing every manager's messages
+    /// by type (`addObserver(of: UndoManager.self, for: .checkpoint)`) names no manager: turn
+    /// it on for each then.
     ///
     /// ```swift
     /// manager.postsMessages = true
@@ -201,11 +195,10 @@ extension UndoManager {
     /// ```
     ///
     /// Why it is off until then: Foundation on Linux hands a posted message to every observer
-    /// added with `addObserver(forName: nil, object: …)` for the same object (or for any
-    /// object), and such an observer then stops the program trying to read the message as a
-    /// `Notification`. Don't combine message observers with name-less observers of the same
-    /// center. Messages are main-actor code: they are posted only while the manager runs on
-    /// the main actor (the main queue), where Apple's manager always runs.
+    /// added with `addObserver(forName: nil, object: …)` for the same (or any) object, which
+    /// then stops the program reading it as a `Notification`: don't combine message observers
+    /// with name-less observers of one center. Messages are posted only while the manager
+    /// runs on the main actor (the main queue), where Apple's always runs.
     public var postsMessages: Bool {
         get { state.postsMessages }
         set { state.postsMessages = newValue }
@@ -234,10 +227,9 @@ extension UndoManager {
 
 /// Carries the posting manager into the main-actor closure that posts its messages.
 ///
-/// Why `@unchecked Sendable` is safe: it is created and read on the main queue, within one
-/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the queue before making it),
-/// so the manager never crosses a thread; the wrapper only tells the compiler that the
-/// nonisolated caller and the `MainActor.assumeIsolated` body are the same execution.
+/// Why `@unchecked Sendable` is safe: it is made and read on the main queue within one
+/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the queue first), so the
+/// manager never crosses a thread.
 private struct MainThreadSubject: @unchecked Sendable {
     let manager: UndoManager
 
@@ -381,9 +373,8 @@ extension NotificationCenter {
     ///
     /// Foundation offers `messages(of:for:bufferSize:)` for `AsyncMessage`s only, on Apple
     /// platforms too; the undo messages are `MainActorMessage`s, so this overload is UndoKit's.
-    /// It observes with `addObserver(of:for:using:)` and buffers the newest `limit` messages
-    /// the consumer has not taken yet; the observation ends when the sequence's iteration ends
-    /// or the task consuming it is cancelled.
+    /// It buffers the newest `limit` messages not yet taken; the observation ends when the
+    /// iteration ends or its task is cancelled.
     ///
     /// ```swift
     /// Task { @MainActor in

@@ -139,9 +139,9 @@ extension UndoManager {
     /// ``UndoManager/addCleanStateObserver(_:)``: the observation lasts as long as you keep
     /// this value.
     ///
-    /// Like Combine's `AnyCancellable`, it ends when you call ``cancel()`` or when the value is
-    /// released, whichever comes first, and then the manager drops the observer closure and
-    /// whatever it captured. Keep it in a property of the object that observes:
+    /// Like Combine's `AnyCancellable`, it ends at ``cancel()`` or when released, whichever
+    /// comes first, and the manager then drops the observer and what it captured. Keep it in
+    /// a property of the object that observes:
     ///
     /// ```swift
     /// final class DocumentWindow {
@@ -202,10 +202,9 @@ extension UndoManager {
     /// Calls `observer` synchronously for every event, in order, before the notification for
     /// it is posted, for as long as you keep the returned ``EventObservation``.
     ///
-    /// Costs a closure call per event, unlike a `NotificationCenter` post, so it is the cheap
-    /// way to follow a manager; combine it with ``notificationCenter`` `= nil` to turn
-    /// notifications off entirely. ``events()`` delivers the same events as an
-    /// `AsyncSequence`.
+    /// A closure call per event, far cheaper than a `NotificationCenter` post; with
+    /// ``notificationCenter`` `= nil` notifications are off entirely. ``events()`` delivers
+    /// the same events as an `AsyncSequence`.
     ///
     /// ```swift
     /// var events: [UndoManager.Event] = []
@@ -227,9 +226,8 @@ extension UndoManager {
     /// typed message forms); `nil` posts none. The default is `NotificationCenter.default`, as
     /// on Apple platforms.
     ///
-    /// A post costs about a microsecond on Linux even with nobody listening. A manager whose
-    /// notifications nobody observes, or whose observers use ``addEventObserver(_:)``, can
-    /// skip that cost:
+    /// A post costs about a microsecond on Linux even with nobody listening; a manager whose
+    /// observers use ``addEventObserver(_:)``, or none, can skip it:
     ///
     /// ```swift
     /// manager.notificationCenter = nil          // typed observers still see every event
@@ -240,19 +238,12 @@ extension UndoManager {
         set { state.notificationCenter = newValue }
     }
 
-    /// Whether posting an event reaches anyone.
-    var hasEventListeners: Bool {
-        state.hasEventListeners
-    }
-
-    /// Delivers an event to the typed observers, then to ``notificationCenter``. A checkpoint
-    /// raised by a checkpoint observer is dropped, as Apple does (spec R43).
-    ///
-    /// Inlined up to the listener check: undo and redo post five to seven events each, and
-    /// with nobody listening that check is all the work there is.
+    /// Delivers an event to the typed observers, then to ``notificationCenter``; a checkpoint
+    /// raised by a checkpoint observer is dropped, as Apple does (spec R43). Inlined up to the
+    /// listener check, all the work when nobody listens (undo and redo post five to seven).
     @inline(__always)
     func post(_ event: Event) {
-        if hasEventListeners {
+        if state.hasEventListeners {
             deliver(event)
         }
     }

@@ -2,10 +2,9 @@ extension UndoManager {
     /// Stops the program for API misuse that Apple reports with an
     /// `NSInternalInconsistencyException` (spec E).
     ///
-    /// The message keeps Apple's shape and detail text, so a search for Apple's message finds
-    /// UndoKit's too, adds the public call and the manager's state, and ends with a line
-    /// saying what to do instead, chosen from the state (see ``fix(for:in:)``). The articles'
-    /// <doc:AvoidingMisuse> lists them all.
+    /// The message keeps Apple's detail text, so a search for Apple's finds it, adds the
+    /// public call and the manager's state, and ends with what to do instead, chosen from the
+    /// state (``fix(for:in:)``). <doc:AvoidingMisuse> lists them all.
     func programmerError(in call: PublicCall, _ detail: StaticString) -> Never {
         programmerError(in: call, "\(detail)", fix: fix(for: "\(detail)", in: call))
     }
@@ -15,8 +14,7 @@ extension UndoManager {
         fatalError("\(call): \(typeName) \(address) is in invalid state, \(detail) [\(stateDescription)]\nFix: \(fix)")
     }
 
-    /// What to do instead of the misuse Apple's `detail` names, read from the state the
-    /// manager is in when it stops (stored state only, as ``stateDescription``).
+    /// What to do instead of the misuse Apple's `detail` names, from stored state only.
     func fix(for detail: String, in call: PublicCall) -> String {
         let level = currentStack.nesting
         let busy = state.isUndoing || state.isRedoing
@@ -64,10 +62,8 @@ extension UndoManager {
         case "markClean may not be called while undoing or redoing":
             return "call markClean() when the save completes, after undo() or redo() returns"
         default:
-            // "must begin a group before …": a registration or a setter with no group open.
-            // Checked first: while undoing or redoing, the call goes to the stack the inverse is
-            // built on, which has a group open only while the action runs, whatever the event's
-            // automatic group is doing.
+            // "must begin a group before …". Busy first: while undoing or redoing, the stack
+            // the inverse is built on has a group open only while the action runs.
             if busy {
                 let what = "\(call.name)".hasPrefix("registerUndo") ? "register" : "call \(call.name)"
                 return "\(what) from the undo or redo action itself, not from an observer of the will- or "
@@ -83,8 +79,8 @@ extension UndoManager {
         }
     }
 
-    /// The state a misuse message reports. Reads only stored state: it must not post a
-    /// checkpoint, call an override, or change anything on the way to a trap.
+    /// The state a misuse message reports, from stored state only: on the way to a trap it
+    /// must post nothing, call no override and change nothing.
     var stateDescription: String {
         [
             "groupingLevel: \(currentStack.nesting)",
@@ -123,8 +119,8 @@ extension UndoManager {
 }
 
 extension UndoManager {
-    /// The base implementations of the Objective-C-only members stop here: their overrides
-    /// compile, but the runtime that would send the message does not exist.
+    /// The base implementations of the Objective-C-only members stop here: there is no runtime
+    /// to send the message.
     func objectiveCOnlyCall(_ call: StaticString) -> Never {
         fatalError(
             "\(call): \(typeName) \(address) cannot record selector-based undo: it needs the Objective-C runtime\n"

@@ -1,25 +1,23 @@
 /// Registration (spec R2–R7), and the routing that sends every registration through both
 /// `registerUndo(withTarget:handler:)` overloads.
 ///
-/// Why two overloads: Apple's current declaration takes a `@MainActor` handler, and code written
-/// for current SDKs in Swift 6 overrides exactly that signature; UndoKit's nonisolated one keeps
-/// the manager usable off the main actor (spec H2). Closure literals choose the nonisolated
-/// one, so the `@MainActor` one only sees registrations if the manager sends them there.
+/// Why two overloads: Apple's current declaration takes a `@MainActor` handler, which Swift 6
+/// code for current SDKs overrides; UndoKit's nonisolated one keeps the manager usable off the
+/// main actor (spec H2). Closure literals choose the nonisolated one, so the `@MainActor` one
+/// sees registrations only if the manager sends them there.
 ///
 /// The rule: the overload a registration enters first calls the other through dynamic
-/// dispatch (the "second hop"), and the second hop records. So a subclass overriding either
-/// overload sees every registration exactly once, including registrations made while
-/// registration is disabled (which then record nothing, as Apple's single method does) and
-/// registrations its own override makes before or after calling `super`. A plain `UndoManager`
-/// has no override to pass through, and records at once.
+/// dispatch (the "second hop"), which records. So an override of either sees every
+/// registration exactly once, including those made while registration is disabled (which
+/// record nothing, as Apple's single method does) and those its own override makes around its
+/// `super` call. A plain `UndoManager` has nothing to pass through and records at once.
 ///
 /// One case is ambiguous: in Swift 5 mode, an override of the `@MainActor` overload that calls
-/// `super` with its handler reaches the nonisolated overload (Swift 5 accepts the isolation-losing
-/// conversion there). The nonisolated implementation, reached with the same target while the `@MainActor` one is
-/// waiting for its second hop, therefore records, which keeps exactly-once when the registration
-/// entered through the nonisolated overload (closure literals). When the caller entered that
-/// override directly, nothing tells the nonisolated implementation the override already ran,
-/// so the override sees the registration twice (SubclassingUndoManager.md documents it).
+/// `super` with its handler reaches the nonisolated overload (Swift 5 accepts the conversion).
+/// Reached with the same target while the `@MainActor` one awaits its second hop, the
+/// nonisolated implementation records, keeping exactly-once for closure literals; a caller
+/// that entered that override directly has it see the registration twice
+/// (SubclassingUndoManager.md documents it).
 extension UndoManager {
     typealias MainActorHandler<TargetType> = @MainActor (TargetType) -> Void
 
@@ -38,11 +36,10 @@ extension UndoManager {
             state.registrationRoute = .recorded
             record(handler, on: target)
         case .awaitingSecondHop(enteredNonisolated: true, target: targetIdentifier):
-            // Swift 5 mode: the @MainActor overload's override calling `super` with the
-            // registration's own target reaches this overload, not the other. (Handlers cannot
-            // tell: Swift 5's isolation-dropping conversion wraps the closure, so a registration
-            // the override makes for the same target before `super` is taken for this hop; it
-            // is recorded all the same, only that override does not see it.)
+            // Swift 5 mode: the @MainActor overload's override calling `super` with the same
+            // target reaches this overload. (A registration that override makes for that target
+            // before `super` is taken for this hop: recorded, unseen by the override; Swift 5's
+            // conversion wraps the closure, so handlers cannot tell them apart.)
             state.registrationRoute = .recorded
             record(handler, on: target)
         case .none, .recorded, .awaitingSecondHop(enteredNonisolated: true, _):
@@ -99,15 +96,13 @@ extension UndoManager {
         register(UndoStep(targetID: id, owner: actionTarget(for: target, id: id), handler: ErasedHandler(handler)))
     }
 
-    /// The ``ActionTarget`` a handler taking a `TargetType` is recorded with: the one of the
-    /// step being invoked or of the previous registration when it is the same object and
-    /// handler type, otherwise a new one.
+    /// The ``ActionTarget`` for a handler taking a `TargetType`: the invoking step's or the
+    /// previous registration's if it is the same object and handler type, else a new one.
     @inline(__always)
     func actionTarget<TargetType: AnyObject>(for target: TargetType, id: ObjectIdentifier) -> ActionTarget {
         let typeKey = ObjectIdentifier(TargetType.self)
-        // While a handler runs, its step holds the invoking target and the handler's caller
-        // holds its object, so equal identifiers are the same live object: the common case of
-        // an undo registering its redo, which then costs no weak load.
+        // While a handler runs, its target and object are held, so equal identifiers are the
+        // same live object: an undo registering its redo costs no weak load.
         if let invoking = state.invokingTarget?.takeUnretainedValue(),
            invoking.id == id, invoking.handlerTypeKey == typeKey {
             return invoking
@@ -122,13 +117,10 @@ extension UndoManager {
         return created
     }
 
-    /// `type`, a generic class's metadata, from a per-manager one-entry `cache` keyed by its
-    /// generic argument (`key`).
-    ///
-    /// Naming a generic class's instance type makes the runtime look its metadata up in a
-    /// global table on every call (about 330 instructions); allocating through a cached
-    /// metatype skips that. The bit cast is sound because the cache entry was made from the
-    /// same `type` expression for the same generic argument, which the key comparison proves.
+    /// `type`, a generic class's metadata, from a one-entry `cache` keyed by its generic
+    /// argument (`key`): naming the type looks its metadata up in a global table on every
+    /// call (about 330 instructions). The bit cast is sound: the entry was made from the same
+    /// `type` expression for the same generic argument, as the key comparison proves.
     @inline(__always)
     func cachedClass<Class: AnyObject>(
         _ type: @autoclosure () -> Class.Type, key: ObjectIdentifier, in cache: inout ClassCache
@@ -149,10 +141,8 @@ extension UndoManager {
                 redoStackWillChangeInScope()
                 endRedoForNewEdit(closedNewStep: false)
                 settle()
-                // Observers hear of a registration only where it changes what they can read:
-                // here (redo ended) and when it opens the event's group. A registration into
-                // an open group changes no observable property (counts and names are of
-                // closed groups), so the common path has no check at all.
+                // Observers hear of a registration only here (redo ended) and when it opens
+                // the event's group: one into an open group changes nothing they can read.
                 publishObservableChanges()
             }
             newEditEndsRedo()
@@ -166,10 +156,8 @@ extension UndoManager {
         checkInvariantsInDebugBuilds()
     }
 
-    /// Spec R5: the first registration of an event (or the first metadata setter) opens the
-    /// automatic group, through ``beginUndoGrouping()`` as on Apple platforms and GNUstep.
-    ///
-    /// The test inline, since every registration makes it and it rarely opens anything.
+    /// Spec R5: the first registration (or metadata setter) of an event opens the automatic
+    /// group, through ``beginUndoGrouping()``. The test is inline: every registration makes it.
     @inline(__always)
     func openAutomaticGroupIfNeeded() {
         guard state.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
@@ -182,8 +170,8 @@ extension UndoManager {
         if !isScheduledOnRunLoop {
             runLoop.schedule(self)
         } else {
-            // Still on the list from a group of this pass it ended early (endEventGroup(),
-            // undo()): the new group closes behind those opened since, in the order they opened.
+            // Still listed for a group of this pass it ended early (endEventGroup(), undo()):
+            // the new group closes after those opened since.
             runLoop.moveToEndOfPass(self)
         }
         beginUndoGroupingThroughOverrides()

@@ -1,12 +1,10 @@
-/// What the operations made inside a ``withUndoGroup(named:_:)`` body tell its savepoints
-/// (see ``Savepoint``), so that a rollback can put the redo steps back and knows what the body
-/// did to older steps. Nothing happens here while no scope is in progress: each entry point
-/// tests one count first.
+/// What the operations in a ``withUndoGroup(named:_:)`` body tell its savepoints (see
+/// ``Savepoint``), so that a rollback can put the redo steps back and knows what the body did
+/// to older steps. Each entry point first tests that a scope is in progress.
 extension UndoManager {
-    /// The redo stack is about to change inside a scope: cleared by a new edit (spec R4,
-    /// R10.6) or popped by a `redo()` in the body. The innermost savepoint keeps a copy of its
-    /// steps (the first time only: later changes inside the same scope touch steps the scope
-    /// itself made) so that a rollback can put them back.
+    /// The redo stack is about to change inside a scope (cleared by a new edit, spec R4, R10.6,
+    /// or popped by a `redo()`): the innermost savepoint keeps a copy the first time, as later
+    /// changes touch steps the scope made.
     @inline(__always)
     func redoStackWillChangeInScope() {
         if !state.savepoints.isEmpty && !redoStack.isEmpty {
@@ -30,10 +28,9 @@ extension UndoManager {
         state.savepoints[index...].lazy.compactMap(\.parkedRedo).first
     }
 
-    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions. Actions the
-    /// scope did not record (before its group, or in the redo steps it found) change older
-    /// steps, and stop coalescing as any removal does; its own actions do not. The removal is
-    /// remembered for the redo steps a rollback puts back.
+    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions: those the scope
+    /// did not record (before its group, or in the redo steps it found) change older steps.
+    /// The removal is remembered for the redo steps a rollback puts back.
     func savepointsWillRemoveActions(on target: ObjectIdentifier) {
         for index in state.savepoints.indices {
             let level = state.savepoints[index].level
@@ -49,27 +46,23 @@ extension UndoManager {
         }
     }
 
-    /// The saved clean marks a removal from the undo stack (`onRedoStack` false) or the redo
-    /// stack judges, to pass to ``UndoStack/removeActions(withTarget:judging:)`` and take back
-    /// with ``savepointMarksJudged(_:onRedoStack:)``. A savepoint whose redo steps are parked
-    /// found them unchanged here: its rollback makes the removal again on them, and judges it
-    /// there.
-    func savepointMarksToJudge(onRedoStack: Bool) -> [CleanMark] {
-        state.savepoints.indices.map { index in
-            onRedoStack && parkedRedoSteps(since: index) != nil ? .unreachable : state.savepoints[index].cleanMark
-        }
-    }
-
-    func savepointMarksJudged(_ marks: [CleanMark], onRedoStack: Bool) {
-        for (index, mark) in zip(state.savepoints.indices, marks) where !onRedoStack || parkedRedoSteps(since: index) == nil {
+    /// Runs `remove`, a removal of actions from one stack, with the saved clean marks it
+    /// judges (see ``UndoStack/removeActions(withTarget:judging:)``), and keeps its verdicts.
+    /// A savepoint whose redo steps are parked judges a redo-stack removal when its rollback
+    /// makes it again on them.
+    func judgingSavepointMarks(onRedoStack: Bool, _ remove: (inout [CleanMark]) -> Bool) -> Bool {
+        let judging = state.savepoints.indices.filter { !onRedoStack || parkedRedoSteps(since: $0) == nil }
+        var marks = judging.map { state.savepoints[$0].cleanMark }
+        let removed = remove(&marks)
+        for (index, mark) in zip(judging, marks) {
             state.savepoints[index].cleanMark = mark
         }
+        return removed
     }
 
-    /// Steps older than every scope in progress were trimmed by a limit's setter (`dropped`,
-    /// oldest first; none when only the history tree's branches or redo path were trimmed):
-    /// they stay gone after a rollback, and a saved mark on them, or at the start below them,
-    /// is lost.
+    /// A limit's setter trimmed steps older than every scope (`dropped`, oldest first; none
+    /// when only the history tree was trimmed): they stay gone after a rollback, and a saved
+    /// mark on them, or at the start below them, is lost.
     func savepointsSawTrim(dropping dropped: [StepID]) {
         for index in state.savepoints.indices {
             state.savepoints[index].changedOlderSteps = true
@@ -79,16 +72,15 @@ extension UndoManager {
         }
     }
 
-    /// A removal took steps out of the history tree (from the path, or from branches, which
-    /// `changingBranches` says: branch steps are older than any scope's own group). A saved
-    /// mark on a branch (one of `branchesBefore`) is judged by `cutsPath`.
+    /// A removal took steps out of the history tree (from branches if `changingBranches`:
+    /// they are older than any scope's group). A saved mark on a branch (one of
+    /// `branchesBefore`) is judged by `cutsPath`.
     func savepointsSawTreeRemoval(changingBranches: Bool, branchesBefore: Set<StepID>, cutsPath: (StepID) -> Bool) {
         for index in state.savepoints.indices {
             if changingBranches {
                 state.savepoints[index].changedOlderSteps = true
             }
-            // A mark on redo steps the body ended and its scope parked is judged when the
-            // rollback makes the removal again on them.
+            // A mark on parked redo steps is judged when the rollback removes again.
             guard case .step(let mark) = state.savepoints[index].cleanMark, branchesBefore.contains(mark),
                   parkedRedoSteps(since: index)?.steps.contains(mark) != true, cutsPath(mark)
             else { continue }
@@ -96,8 +88,8 @@ extension UndoManager {
         }
     }
 
-    /// `removeAllActions()` inside a scope: it removed the scope's group too, which stops the
-    /// program when the body exits.
+    /// `removeAllActions()` inside a scope removed its group too: the program stops when the
+    /// body exits.
     func savepointsSawEverythingRemoved() {
         for index in state.savepoints.indices {
             state.savepoints[index].removedAllActions = true

@@ -5,31 +5,29 @@ extension UndoManager {
     ///
     /// The group is opened with ``beginUndoGrouping()`` and closed with ``endUndoGrouping()``,
     /// so it nests like any group and cannot be left open. When `body` returns, its
-    /// registrations form one step (or join the enclosing group), named `name` if you give
-    /// one: the scope's name wins over any name the body set, including the names of
-    /// commands it performs with ``perform(_:on:)``.
+    /// registrations form one step (or join the enclosing group), named `name` if given: the
+    /// scope's name wins over any the body set, including those of commands it performs with
+    /// ``perform(_:on:)``.
     ///
-    /// When `body` throws, what it registered in the group is undone: the group is closed
-    /// with ``endUndoGrouping()`` and reverted with ``undoNestedGroup()``, whose actions run
-    /// newest first as an undo would, so a model that registers inverses ends exactly where
-    /// it was. Then the rollback removes every trace: the redo group the actions built is
-    /// dropped, the redo stack is put back as it was before the call (registrations had
-    /// cleared it, a ``redo()`` in the body had taken a step from it), the clean mark, the
-    /// step count, the costs and whether the newest step takes the next one with its
-    /// coalescing key are as before, and the enclosing group's name and flags are restored.
-    /// The error is rethrown.
+    /// When `body` throws, the group is closed with ``endUndoGrouping()`` and reverted with
+    /// ``undoNestedGroup()``, whose actions run newest first as an undo's would, so a model
+    /// that registers inverses ends exactly where it was. Then the rollback removes every
+    /// trace: the redo group the actions built is dropped, the redo stack is as before the
+    /// call (registrations had cleared it, a ``redo()`` in the body had taken a step), the
+    /// clean mark, the step count, the costs and whether the newest step takes the next one
+    /// with its coalescing key are as before, and the enclosing group's name and flags are
+    /// restored. The error is rethrown.
     ///
     /// The rollback is silent about state that ends where it began: clean-state observers
-    /// (``addCleanStateObserver(_:)``) and Observation hear nothing of the close and the undo
-    /// it is made of, only, once it is done, what ended other than they last heard. The
-    /// notifications and events of that close and undo are posted, balancing the open that
-    /// observers saw: checkpoint, will-close, did-close for the scope's group, then
-    /// checkpoint, will-undo, checkpoint (without grouping by event), the actions,
-    /// checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
-    /// event's automatic group (``groupsByEvent`` on, nothing open), that group is empty
-    /// after the rollback and is removed with its pending close, without a close
-    /// notification: the event ends with no step and leaves the redo stack alone, instead of
-    /// closing an empty group, which would clear it.
+    /// (``addCleanStateObserver(_:)``) and Observation hear only, once it is done, what ended
+    /// other than they last heard. The notifications and events of its close and undo are
+    /// posted, balancing the open observers saw: checkpoint, will-close, did-close for the
+    /// scope's group, then checkpoint, will-undo, checkpoint (without grouping by event), the
+    /// actions, checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
+    /// event's automatic group (``groupsByEvent`` on, nothing open), that group, empty after
+    /// the rollback, is removed with its pending close and no close notification: the event
+    /// ends with no step and leaves the redo stack alone (closing an empty group would clear
+    /// it).
     ///
     /// ```swift
     /// enum EditError: Error { case outOfRange }
@@ -60,19 +58,17 @@ extension UndoManager {
     /// calls to their overrides; commands performed with ``perform(_:on:)``, coalescing keys
     /// and costs roll back with the rest.
     ///
-    /// There is no `async` variant: while an `async` body is suspended, other code on the
-    /// same actor may register into the open group, and a rollback cannot tell those
-    /// registrations from the body's. Do the asynchronous work first, then apply its result
-    /// in a synchronous scope. See <doc:GroupingAndTheEventLoop>.
+    /// There is no `async` variant: while an `async` body is suspended, other code on the same
+    /// actor may register into the open group, and a rollback cannot tell those registrations
+    /// from the body's. Do the asynchronous work first, then apply its result in a synchronous
+    /// scope. See <doc:GroupingAndTheEventLoop>.
     ///
-    /// While registration is disabled no group is recorded, so there is nothing to roll
-    /// back: `body` simply runs.
+    /// While registration is disabled no group is recorded: `body` simply runs.
     ///
-    /// What the body does to steps that were there before the scope is not undone: actions
-    /// removed with ``removeAllActions(withTarget:)`` and steps trimmed by setting
-    /// ``levelsOfUndo`` or ``actionCostLimit`` stay gone (from the redo steps put back too),
-    /// and settings keep their new values. The rest of the state is as if the removal had
-    /// been made before the call.
+    /// What the body does to steps older than the scope is not undone: actions removed with
+    /// ``removeAllActions(withTarget:)`` and steps trimmed by setting ``levelsOfUndo`` or
+    /// ``actionCostLimit`` stay gone (from the redo steps put back too), and settings keep
+    /// their new values. The rest is as if the removal had been made before the call.
     ///
     /// - Parameters:
     ///   - name: The step's action name (see ``setActionName(_:)``), set when `body` returns,
@@ -97,8 +93,8 @@ extension UndoManager {
         guard registrationIsEnabled else { return try body() }
         let levelBefore = undoStack.nesting
         state.savepoints.append(Savepoint(
-            // Names, costs and flags set in the scope go to the outermost open group (spec
-            // R34); if that group was open before the scope, a rollback puts its metadata back.
+            // Metadata set in the scope goes to the outermost open group (spec R34); if that
+            // was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
             cleanMark: ledger.cleanMark,
             nextStepID: ledger.nextStepID,
@@ -112,8 +108,7 @@ extension UndoManager {
         do {
             let result = try body()
             checkScopeIsBalanced(at: level)
-            // After the body, so that the scope's name is the step's whatever the body set:
-            // a command performed inside names the group after itself (perform(_:on:)).
+            // After the body, so the scope's name wins over one the body (or a command) set.
             if let name {
                 setActionName(name)
             }
@@ -171,9 +166,8 @@ extension UndoManager {
 
     /// The body threw: closes the scope's group, undoes it, and puts back what it changed.
     private func rollBackToSavepoint() {
-        // Silent until done: the close makes the scope's group a step and the undo takes it
-        // away, so isClean and the observable properties may flicker and come back. What
-        // observers last heard is compared with where the rollback ends.
+        // Silent until done: the close and the undo may flicker isClean and the observable
+        // properties; observers hear where the rollback ends.
         let enclosingRollback = state.isRollingBackScope
         state.isRollingBackScope = true
         // The close must neither merge the group into the previous step (an undo would then
@@ -188,13 +182,12 @@ extension UndoManager {
         undoNestedGroup()
         undoStack.limit = limit
         undoStack.costLimit = costLimit
-        // Taken off only now: closing an empty group clears the redo stack (spec R10.6), which
-        // must park it in this savepoint.
+        // Taken off only now: closing an empty group clears the redo stack (spec R10.6) into
+        // this savepoint's parking.
         let savepoint = state.savepoints.removeLast()
 
-        // The undo stack: the scope's group is gone; an event group the scope opened goes too
-        // if nothing else is in it, so that its close at the end of the event finds nothing
-        // (closing an empty group would clear the redo stack, spec R10.6).
+        // An event group the scope opened goes too if empty, so the end of the event closes
+        // nothing (closing an empty group would clear the redo stack, spec R10.6).
         if savepoint.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
             automaticGroupIsPending = false
             state.automaticGroupIsOpen = false
@@ -206,8 +199,8 @@ extension UndoManager {
         ledger.cleanMark = savepoint.cleanMark
         ledger.nextStepID = savepoint.nextStepID
         state.newestGroupMayCoalesce = savepoint.newestGroupMayCoalesce && !savepoint.changedOlderSteps
-        // The redo stack holds the rollback's redo group, or nothing: the registrations that
-        // made the rolled-back steps cleared (and parked) what was there.
+        // The redo stack holds the rollback's redo group, or nothing: what was there before
+        // was parked.
         redoStack.removeAll()
         if let parked = savepoint.parkedRedo {
             restoreRedoStack(parked, removing: savepoint.removedTargets)
@@ -230,27 +223,19 @@ extension UndoManager {
 
     /// Puts the parked redo steps back on the empty redo stack, less the actions on
     /// `removedTargets`, which the body removed: those removals stay, and cut the marks they
-    /// would have cut had they been made on these steps. The enclosing savepoints that parked
-    /// nothing of their own found these same steps when they began and judge them too; the
-    /// innermost that parked its own copy stops the walk, since its rollback makes the removal
-    /// again on that copy.
+    /// would have cut on these steps. Enclosing savepoints that parked nothing found these
+    /// steps too and judge them; one that parked its own copy judges on that at its rollback.
     private func restoreRedoStack(_ parked: ParkedRedoStack, removing removedTargets: [ObjectIdentifier]) {
         redoStack.pushClosedTopLevelGroups(parked.entries, ids: parked.steps)
         state.historyTree?.records.merge(parked.records) { _, parked in parked }
-        // With branches kept, the new edit took these steps into a branch: they are back on
-        // the path.
+        // With branches kept, the new edit made these steps a branch: back on the path.
         if let tree = state.historyTree, tree.keepsBranches {
             for id in parked.steps {
                 withExtendedLifetime(tree.takeBranch(id)) {}
             }
         }
-        let judging = (state.savepoints.lastIndex { $0.parkedRedo != nil }).map { $0 + 1 } ?? 0
         for target in removedTargets {
-            var marks = state.savepoints[judging...].map(\.cleanMark)
-            redoStack.removeActions(withTarget: target, judging: &marks)
-            for (index, mark) in zip(judging..., marks) {
-                state.savepoints[index].cleanMark = mark
-            }
+            _ = judgingSavepointMarks(onRedoStack: true) { redoStack.removeActions(withTarget: target, judging: &$0) }
         }
     }
 }

@@ -20,10 +20,9 @@ extension UndoManager {
         return (storage, stacks, entries, ledger)
     }
 
-    /// ``runLoop``: the loop given to ``init(runLoop:)``, or else a loop of the manager's own,
-    /// made on first use and driven by the caller's event loop
-    /// (``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``). Made lazily so
-    /// that ``init(runLoop:)``, which starts from ``init()``, never makes one it would drop.
+    /// ``runLoop``: the loop given to ``init(runLoop:)``, or a loop of the manager's own, driven
+    /// by the caller's event loop (``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``). Made
+    /// lazily, so that ``init(runLoop:)``, which starts from ``init()``, makes none to drop.
     var ownedOrSharedRunLoop: SimulatedRunLoop {
         if let runLoop = state.runLoop {
             return runLoop
@@ -47,15 +46,13 @@ extension UndoManager {
         state.runLoop = newLoop
     }
 
-    /// The manager's mutable state, read and written in place (see ``storage`` for why it is
-    /// kept behind a pointer).
+    /// The manager's mutable state, in place (see ``storage`` for why behind a pointer).
     var state: UndoManagerStorage {
         unsafeAddress { UnsafePointer(storage) }
         unsafeMutableAddress { storage }
     }
 
-    /// The shared part of the step ledger, read and written in place: step ids, the clean
-    /// mark, the step edits of the operation in progress.
+    /// The shared part of the step ledger, in place.
     var ledger: SharedLedger {
         unsafeAddress { UnsafePointer(sharedLedger) }
         unsafeMutableAddress { sharedLedger }
@@ -94,14 +91,6 @@ extension UndoManager {
         set { state.isScheduledOnRunLoop = newValue }
     }
 
-    /// Set while a popped group's actions run, so that removals made by those actions also
-    /// skip the group's remaining actions, as they would on Apple, which pops one entry at a
-    /// time.
-    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> {
-        _read { yield state.targetsRemovedDuringInvocation }
-        _modify { yield &state.targetsRemovedDuringInvocation }
-    }
-
     var eventObservers: [(id: Int, body: (Event) -> Void)] {
         _read { yield state.eventObservers }
         _modify { yield &state.eventObservers }
@@ -109,9 +98,8 @@ extension UndoManager {
 
     // MARK: Routing through overridable members
 
-    /// Calls one of the manager's own overridable members on behalf of the public call
-    /// `call`, as Apple's implementation does (``undo()`` calls ``undoNestedGroup()``, the end
-    /// of an event calls ``endUndoGrouping()``), so that a misuse trap inside names `call`.
+    /// Calls one of the manager's overridable members on behalf of the public call `call`, as
+    /// Apple's does (``undo()`` calls ``undoNestedGroup()``), so that a trap inside names `call`.
     func route(from call: StaticString, _ body: () -> Void) {
         let outer = state.routedCall
         state.routedCall = call
@@ -120,11 +108,10 @@ extension UndoManager {
         state.routedCall = outer
     }
 
-    /// ``beginUndoGrouping()`` where the manager calls it: dynamically dispatched on an
-    /// instance of a subclass, which may override it (Apple's routing, see
-    /// SubclassingUndoManager.md); straight to the implementation on a plain `UndoManager`,
-    /// where nothing can tell the two apart. The hops cost undo and redo about a tenth of
-    /// their instructions (callgrind, W1), which is why they are skipped when they can be.
+    /// ``beginUndoGrouping()`` where the manager calls it: dynamically dispatched on a subclass
+    /// instance, which may override it (see SubclassingUndoManager.md); straight to the
+    /// implementation on a plain `UndoManager`, where nothing can tell. The hops cost undo and
+    /// redo about a tenth of their instructions (callgrind, W1).
     @inline(__always)
     func beginUndoGroupingThroughOverrides() {
         if state.isSubclassInstance {
@@ -158,9 +145,8 @@ extension UndoManager {
         return redoStack.topLevelCount != 0
     }
 
-    /// The call a trap in this member should report: the member itself, and the public call
-    /// it runs for when the manager called it. Takes the routed call, so that client code the
-    /// member runs (actions, observers) does not inherit it.
+    /// The call a trap in this member reports: the member, and the public call it runs for.
+    /// Takes the routed call, so that client code the member runs does not inherit it.
     func takeRoutedCall(default name: StaticString) -> PublicCall {
         defer { state.routedCall = nil }
         return PublicCall(name, calledBy: state.routedCall)
@@ -168,8 +154,7 @@ extension UndoManager {
 }
 
 /// The public call a misuse trap names (spec H5): a member, and the call that made the
-/// manager call it, if any. Formatted only on the way to a trap, so the hot paths that carry
-/// it allocate nothing.
+/// manager call it. Formatted only on the way to a trap, so carrying it allocates nothing.
 struct PublicCall: CustomStringConvertible {
     let name: StaticString
     let caller: StaticString?

@@ -1,16 +1,14 @@
 /// The end of every operation that changes the steps (see ARCHITECTURE.md, "A transaction's
 /// life").
 ///
-/// The primitives that change the stacks (close a step, move it by undo or redo, remove,
-/// trim, clear) keep the step ledger, the clean mark and the entries they drop consistent as
-/// they go, and record what they did to the steps (``StepEdit``) while anything listens. Each
-/// operation then settles once, when its change is complete and before its last notification:
-/// settling is the one place that releases the dropped entries, hands the edits to the
-/// listeners, reports the clean state and, in debug builds, checks every invariant. The
-/// public operation publishes Observation changes last.
+/// The primitives that change the stacks keep the ledger, the clean mark and their dropped
+/// entries consistent as they go, and record their ``StepEdit``s while anything listens.
+/// Each operation then settles once, when its change is complete and before its last
+/// notification: it releases the dropped entries, hands the edits to the listeners, reports
+/// the clean state and, in debug builds, checks every invariant. The public operation
+/// publishes Observation changes last.
 extension UndoManager {
-    /// Settles the operation in progress (see above). Cheap when nothing is pending: a few
-    /// tests.
+    /// Settles the operation in progress: a few tests when nothing is pending.
     @inline(__always)
     func settle() {
         releaseDroppedEntries()
@@ -20,8 +18,8 @@ extension UndoManager {
         checkInvariantsInDebugBuilds()
     }
 
-    /// The listeners' part of ``settle()``: out of line, since a manager nobody listens to
-    /// (the common one) needs only the test of the flag.
+    /// The listeners' part of ``settle()``, out of line: the common manager needs only the
+    /// flag's test.
     @inline(never)
     private func settleListeners() {
         if !ledger.edits.isEmpty {
@@ -30,8 +28,8 @@ extension UndoManager {
         reportCleanState()
     }
 
-    /// The step edits recorded since the last settle, to the history tree (which forgets the
-    /// records of steps that left) and the coordinator (which keeps its order by them).
+    /// Hands the step edits to the history tree (which forgets the records of steps that
+    /// left) and the coordinator (which keeps its order by them).
     private func handEditsToListeners() {
         let edits = ledger.edits
         ledger.edits.removeAll(keepingCapacity: true)
@@ -51,8 +49,7 @@ extension UndoManager {
         }
     }
 
-    /// Records step edits exactly while something listens: a coordinator, or the history
-    /// tree. A manager with neither records nothing.
+    /// Records step edits exactly while a coordinator or the history tree listens.
     func updateStepEditRecording() {
         ledger.recordsEdits = state.isCoordinated || state.historyTree != nil
         if !ledger.recordsEdits {

@@ -48,11 +48,10 @@ extension UndoManager {
             markCleanAfterStepLeft(gone, how: .reverted)
         }
         if !undoesTopLevelGroup {
-            markCleanAfterNestedUndo()
+            markCleanBeforeRedoStepsEnd()
         }
-        // Two tests of the flag rather than one outside the tree test: the common undo then
-        // takes the path it took when only a top-level undo had tree work (callgrind, W1: 4
-        // to 5 instructions per undo for the single test, from the compiled code's layout).
+        // The flag tested twice, not once around both: the common undo keeps its code layout
+        // (callgrind, W1: one test cost 4 to 5 instructions per undo).
         if undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterTopLevelUndo(stepThatLeft: gone)
         } else if !undoesTopLevelGroup && state.historyTree != nil {
@@ -74,9 +73,8 @@ extension UndoManager {
         state.isRedoing = true
         stopCoalescing()
         let redoesTopLevelGroup = undoStack.nesting == 0
-        // A redo in the body of withUndoGroup(named:_:), whose rollback puts the step back.
-        // An open scope has its group open, so the common redo (nothing open) tests only the
-        // flag it computed anyway.
+        // A redo in a scope's body, whose rollback puts the step back; a scope's group is open,
+        // so the common redo tests only this flag.
         if !redoesTopLevelGroup {
             redoStackWillChangeInScope()
         }
@@ -109,9 +107,9 @@ extension UndoManager {
         checkInvariantsInDebugBuilds()
     }
 
-    /// Pops the newest closed group of a stack and runs its steps newest first, descending
-    /// into nested groups. The group leaves the stack before any step runs, so steps may
-    /// change the stacks freely.
+    /// Pops the newest closed group of a stack and runs its steps newest first, nested groups
+    /// included. The group leaves the stack before any step runs, so steps may change the
+    /// stacks freely.
     func invokeNewestGroup(ofRedoStack: Bool) {
         let stack = stacks + (ofRedoStack ? 1 : 0)
         if let step = stack.pointee.popNewestSingleton() {
@@ -122,15 +120,14 @@ extension UndoManager {
     }
 
     /// ``invokeNewestGroup(ofRedoStack:)`` for a group of more than one step, out of line so
-    /// that the single step, the common undo, pays for none of it.
+    /// that the common single step pays for none of it.
     @inline(never)
     private func invokeDetachedGroup(of stack: UnsafeMutablePointer<UndoStack>, executing: Bool) {
-        // Taken off in place: no copy, and an undo writes its redo group into the slots the
-        // group leaves (see StackEntries.detachSuffix(from:)).
+        // Taken off in place: no copy (see StackEntries.detachSuffix(from:)).
         stack.pointee.detachNewestGroup()
         if !executing {
-            // With nothing to redo before it (the redo stack holds just the group the undo
-            // opened): see TwinStackBuffer.floatRedoSide(holdingAtMost:headroom:).
+            // The redo stack holds just the group the undo opened: see
+            // TwinStackBuffer.floatRedoSide(holdingAtMost:headroom:).
             stackEntries.pointee.floatRedoSide(holdingAtMost: 1, headroom: 64)
         }
         invokeSteps(of: stack.pointee.entries, executing: executing)
@@ -138,31 +135,29 @@ extension UndoManager {
         releaseDroppedEntries()
     }
 
-    /// Runs the steps of the group detached from `entries`, newest first, descending into
-    /// nested groups; a step that aborts the invocation leaves the rest there. Commands
-    /// execute if `executing` (the group came off the redo stack), else undo.
+    /// Runs the steps of the group detached from `entries`, newest first; a step that aborts
+    /// the invocation leaves the rest there. Commands execute if `executing` (a redo).
     private func invokeSteps(of entries: StackEntries, executing: Bool) {
-        targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
+        state.targetsRemovedDuringInvocation.removeAll(keepingCapacity: true)
         state.invocationWasAborted = false
-        // Consecutive steps on one target share one ActionTarget: its object is loaded from
-        // the weak reference once for the run and held until the run ends (spec H3), so an
-        // action that releases the target's last other reference deallocates it after the
-        // run, and no step of a dead target is invoked. The run's target is remembered by
-        // address only: a target freed during the run can share its address only with one
-        // made after it, never with the older targets of the steps still to run.
+        // A run of steps on one ActionTarget loads its object once and holds it until the run
+        // ends (spec H3): an action that releases the target's last other reference frees it
+        // after the run. The run's target is remembered by address only: a target freed
+        // during the run can share it only with one made later, never with the older targets
+        // of the steps still to run.
         var runTarget: UnsafeMutableRawPointer?
         var runObject: AnyObject?
         // Borrowed for each call: `runObject` holds the run's one retain.
         var borrowedObject: Unmanaged<AnyObject>?
-        // Taken one by one, so each step is moved out rather than copied (a copy would
-        // retain its owner and context, and destroying the group would release them again);
-        // an abort leaves the rest for `finishDetachedGroup()` to park for release.
+        // Taken one by one, so each step is moved out, not copied (a copy retains its owner and
+        // context); an abort leaves the rest for `finishDetachedGroup()` to park.
         while let entry = entries.popDetached() {
             switch consume entry {
             case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
                 let step = UndoStep(targetID: id, owner: owner, handler: handler)
                 if state.invocationWasAborted { return }
-                if !targetsRemovedDuringInvocation.isEmpty && targetsRemovedDuringInvocation.contains(step.targetID) {
+                if !state.targetsRemovedDuringInvocation.isEmpty
+                    && state.targetsRemovedDuringInvocation.contains(step.targetID) {
                     continue
                 }
                 guard !step.owner.isCommand else {
@@ -205,24 +200,18 @@ extension UndoManager {
         }
     }
 
-    /// Runs the command steps at the end of `entries` that follow a run's first one on the
-    /// same model, `model` (loaded, and held, by the caller), newest first, each moved to the
-    /// current stack as its own inverse: the loop of ``invokeNewestGroup(ofRedoStack:)`` for
-    /// a run of commands, without its per-step dispatch. Stops at the first entry of another
-    /// kind or on another model, which stays in `entries`. Returns whether a step aborted the
-    /// invocation (``removeAllActions()``).
+    /// Runs the rest of a run of command steps on `model` (loaded and held by the caller) at
+    /// the end of `entries`, newest first, each moved to the current stack as its own inverse:
+    /// the general loop without its per-step dispatch, each step seeing the same checks.
+    /// Stops at an entry of another kind or model, which stays. Returns whether a step aborted
+    /// the invocation (``removeAllActions()``).
     ///
-    /// Every step sees what it would see in the general loop: the abort and removal checks
-    /// before it runs, and its inverse on the stack before the next one runs.
-    ///
-    /// A step on the same model is recognized by its target identity alone: the model is
-    /// alive, and a step's model reference pins the address of the object it was recorded on
-    /// (see ``ModelReference``), so no step recorded on another object can carry its identity.
+    /// A step on the model is recognized by its target identity alone: the model is alive,
+    /// and a step's model reference pins its object's address (see ``ModelReference``).
     private func runCommands(on model: Unmanaged<AnyObject>, from entries: StackEntries, executing: Bool) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
-        // The identity is read in place (binding it copies nothing); a step on the model is
-        // then moved out, its command run through an unretained reference while the moved
-        // entry owns it, and the entry moved on, or back if it is a closure's.
+        // The identity is read in place; a step on the model is moved out, its command run
+        // unretained while the entry owns it, and the entry moved on, or back if a closure's.
         while entries.newestDetachedIsStep(on: modelID) {
             let entry = entries.popDetached()!
             let owner: Unmanaged<UndoStepOwner>
@@ -260,14 +249,12 @@ extension UndoManager {
     }
 
     /// Runs one popped step: a handler on its target, if alive; or a command, whose step then
-    /// moves to the current stack as its own inverse, where the registration a handler would
-    /// make goes (spec R2–R7), so undo and redo allocate nothing.
+    /// moves to the current stack as its own inverse (spec R2–R7), allocating nothing.
     @inline(__always)
     private func invoke(_ step: consuming UndoStep, executing: Bool) {
         if !step.owner.isCommand {
-            // The step owns its target for the whole call, so the call borrows it: left to
-            // ARC, the target was retained once more around the call and released twice after
-            // (callgrind, W1: about 40 instructions per step).
+            // The call borrows the target the step owns: left to ARC, it was retained around
+            // the call and released twice after (callgrind, W1: about 40 instructions a step).
             withExtendedLifetime(step) { step in
                 Unmanaged.passUnretained(unsafeDowncast(step.owner, to: ActionTarget.self))
                     ._withUnsafeGuaranteedRef { $0.invoke(step.handler, in: self) }
@@ -275,8 +262,7 @@ extension UndoManager {
             return
         }
         if step.owner.keepsCommandInStep {
-            // A step that retains its model (perform(_:retaining:)) holds it while it runs and
-            // after: no load, no release.
+            // A step that retains its model (perform(_:retaining:)): no load, no release.
             if let model = step.handler.retainedModel {
                 runCommand(step, on: model, executing: executing)
                 return
@@ -310,11 +296,10 @@ extension UndoManager {
         moveRunCommand(step)
     }
 
-    /// Runs the command of a step whose owner is `entry` on `model`, both borrowed: the
-    /// command in the step's `bits` (updated to what the run left), if the step keeps it,
-    /// else the entry's own. Returns whether the step keeps it. The flag is tested here
-    /// rather than left to `run(_:on:executing:)`'s override, which would cost an entry's run a
-    /// second dynamic call.
+    /// Runs the command of a step owned by `entry` on `model`, both borrowed: the command in
+    /// `bits` (updated by the run) if the step keeps it, else the entry's own. Returns whether
+    /// the step keeps it. Tested here, not in an override, which would cost a second dynamic
+    /// call.
     @inline(__always)
     private func run(
         _ entry: Unmanaged<CommandEntry>, bits: inout UInt, on model: Unmanaged<AnyObject>, executing: Bool
@@ -334,18 +319,16 @@ extension UndoManager {
     /// Moves a command step that just ran to the current stack, as its own inverse.
     @inline(__always)
     private func moveRunCommand(_ step: consuming UndoStep) {
-        // No local binding of the entry on the plain path: one kept the entry alive beside
-        // the step that `register` consumes, a retain and a release per undo and per redo
-        // (callgrind, W1 with commands: 48 instructions, two atomic operations).
+        // No local binding of the entry on the plain path: one kept it alive beside the step
+        // `register` consumes (callgrind, W1 with commands: 48 instructions, two atomics).
         if state.isSubclassInstance,
            let model = unsafeDowncast(step.owner, to: CommandEntry.self).model {
             // Overrides see the inverse registration, as they would a handler's.
             recordThroughOverrides(unsafeDowncast(step.owner, to: CommandEntry.self), on: model)
         } else if registrationIsEnabled {
-            // Undo and redo record inverses into the group they opened on the other stack:
-            // what `register` does there, without its checks for a new edit (redo to end, the
-            // event's group to open), which apply only outside undo and redo. A step may have
-            // closed that group, or run outside undo (the coordinator's replay): `register`.
+            // Into the group undo or redo opened on the other stack: `register` without its
+            // new-edit checks. If a step closed that group, or this runs outside undo (the
+            // coordinator's replay), `register`.
             let stack = stacks + (state.isUndoing ? 1 : 0)
             if (state.isUndoing || state.isRedoing) && stack.pointee.nesting > 0 {
                 stack.pointee.pushAction(step)

@@ -33,20 +33,19 @@ import Foundation
 /// ```
 ///
 /// With ``groupsByEvent`` on (the default), the first registration of an event opens an
-/// automatic group, and the end of the event closes it. Apple's run loop marks that end. A
-/// manager made with ``init()`` finds it the same way when the registering code runs in a real
-/// event loop (a Foundation run loop pass, or a main-actor job); elsewhere
-/// ``SimulatedRunLoop/tick(mode:)`` marks it, so every registration between two ticks forms one
-/// undo step. See <doc:GroupingAndTheEventLoop>.
+/// automatic group, and the end of the event closes it: a manager made with ``init()`` finds
+/// that end in a real event loop (a Foundation run loop pass, or a main-actor job), as Apple's
+/// run loop marks it; elsewhere ``SimulatedRunLoop/tick(mode:)`` does, so the registrations
+/// between two ticks form one undo step. See <doc:GroupingAndTheEventLoop>.
 ///
 /// ### Subclassing
 ///
-/// Every member of Apple's API is `open` and declared here, in the class body, so a subclass
-/// in another module overrides it as it would Apple's: a text editor keeps a typing group open
-/// and closes it in an overridden ``undo()``, a manager counts registrations, a document's
-/// manager adds stored properties and its own initializer. The manager calls its own
-/// overridable members where Apple's does (``undo()`` calls ``endUndoGrouping()`` and
-/// ``undoNestedGroup()``, for example); <doc:SubclassingUndoManager> lists every such path.
+/// Every member of Apple's API is `open` and declared in the class body, so a subclass in
+/// another module overrides it as it would Apple's: a text editor closes its typing group in
+/// an overridden ``undo()``, a manager counts registrations, a document's manager adds stored
+/// properties and an initializer. The manager calls its own overridable members where Apple's
+/// does (``undo()`` calls ``endUndoGrouping()`` and ``undoNestedGroup()``, for example);
+/// <doc:SubclassingUndoManager> lists every such path.
 ///
 /// `UndoManager` is not `Sendable` and not bound to an actor: it belongs to whichever
 /// isolation domain owns it (the main actor in an app, a document's actor on a server).
@@ -60,21 +59,18 @@ open class UndoManager: NSObject {
     /// All mutable state, behind a pointer this manager owns.
     ///
     /// Why not stored properties: Swift checks exclusive access to a class's stored `var`s at
-    /// run time, and those checks cost more than the rest of a registration (callgrind, a
-    /// 20,000-action mix of W1, W2 and W5: 963 million instructions with stored properties,
-    /// 647 million with this pointer, the checks' `swift_beginAccess` having been the largest
-    /// single cost). Memory reached through a pointer is not checked. It is safe because no
-    /// method keeps an `inout` access to the state across a call into client code (actions,
-    /// observers and overridden members run only between accesses), and the pointer lives
-    /// exactly as long as the manager.
+    /// run time, which cost more than the rest of a registration (callgrind, 20,000 actions
+    /// of W1, W2 and W5: 963 million instructions with stored properties, 647 million with
+    /// this pointer). Memory behind a pointer is not checked. Safe: no method keeps an `inout`
+    /// access to the state across a call into client code, and the pointer lives exactly as
+    /// long as the manager.
     ///
-    /// Internal code reads and writes the state here, never through the `open` properties,
-    /// so that a subclass overriding a getter changes what its callers see, not how the
-    /// manager works (as Apple's reads its own flags).
+    /// Internal code uses the state here, never the `open` properties, so that a subclass
+    /// overriding a getter changes what its callers see, not how the manager works.
     let storage: UnsafeMutablePointer<UndoManagerStorage>
 
-    /// The undo stack, then the redo stack; apart from `storage` so that plain addressors,
-    /// not coroutines, can hand them out.
+    /// The undo stack, then the redo stack: apart from `storage`, so that plain addressors,
+    /// not coroutines, hand them out.
     let stacks: UnsafeMutablePointer<UndoStack>
 
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
@@ -87,9 +83,8 @@ open class UndoManager: NSObject {
     /// The run loop whose passes end this manager's automatic groups.
     ///
     /// A manager made with ``init()`` has a loop of its own, driven by the event loop the
-    /// registering code runs in (see ``SimulatedRunLoop/AutomaticDriver``). Managers that share
-    /// one event stream, such as several views of one window, share a loop: make them with
-    /// ``init(runLoop:)``.
+    /// registering code runs in (see ``SimulatedRunLoop/AutomaticDriver``). Managers of one
+    /// event stream, such as the views of one window, share a loop: see ``init(runLoop:)``.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -97,8 +92,8 @@ open class UndoManager: NSObject {
     /// manager.runLoop.tick()   // closes the automatic group: one undo step
     /// ```
     ///
-    /// Set it to move the manager to another loop, typically in the initializer of a subclass
-    /// that shares a window's loop (``init()`` is the only designated initializer):
+    /// Set it to move the manager to another loop, typically in a subclass's initializer
+    /// (``init()`` is the only designated one):
     ///
     /// ```swift
     /// final class ViewUndoManager: UndoManager {
@@ -120,12 +115,12 @@ open class UndoManager: NSObject {
     /// Creates a manager with a run loop of its own, which ends the manager's events wherever
     /// the registering code runs in a real event loop.
     ///
-    /// When a registration opens the event's automatic group inside a pass of the thread's
-    /// Foundation run loop, or inside a main-actor job, the group closes at the end of that
-    /// pass or job, as on Apple platforms; ported code needs no ``SimulatedRunLoop/tick(mode:)``.
-    /// Elsewhere (a command-line tool's straight-line code, a server's actor) nothing ends the
-    /// event until you tick, call ``endEventGroup()`` or undo, as in an Apple process with no
-    /// event loop. `runLoop.stopDriving()` turns the automatic ends off.
+    /// An automatic group opened inside a pass of the thread's Foundation run loop, or inside a
+    /// main-actor job, closes at the end of that pass or job, as on Apple platforms: ported
+    /// code needs no ``SimulatedRunLoop/tick(mode:)``. Elsewhere (a command-line tool, a
+    /// server's actor) nothing ends the event until you tick, call ``endEventGroup()`` or
+    /// undo, as in an Apple process with no event loop. `runLoop.stopDriving()` turns the
+    /// automatic ends off.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -133,8 +128,8 @@ open class UndoManager: NSObject {
     /// manager.levelsOfUndo    // 0: no limit
     /// ```
     ///
-    /// It is the class's only designated initializer, as on Apple platforms, so a subclass
-    /// overrides it, calls it from an initializer of its own, or leaves Swift to call it:
+    /// The only designated initializer, as on Apple platforms: a subclass overrides it, calls
+    /// it from its own initializer, or leaves Swift to call it:
     ///
     /// ```swift
     /// final class DocumentUndoManager: UndoManager {
@@ -160,11 +155,10 @@ open class UndoManager: NSObject {
     /// loop.tick()   // ends the event for both
     /// ```
     ///
-    /// A convenience initializer, so that ``init()`` stays the only designated one, as on
-    /// Apple platforms (Swift calls a superclass's `init()` implicitly only when it is, and
-    /// ported subclass initializers rely on that). Subclasses that override ``init()``, or
-    /// define no initializer, inherit it; an initializer of a subclass's own sets ``runLoop``
-    /// after `super.init()`.
+    /// A convenience initializer, so that ``init()`` stays the only designated one (Swift
+    /// calls a superclass's `init()` implicitly only then, and ported subclasses rely on it).
+    /// Subclasses that override ``init()``, or define no initializer, inherit it; a subclass's
+    /// own initializer sets ``runLoop`` after `super.init()`.
     public convenience init(runLoop: SimulatedRunLoop) {
         self.init()
         self.runLoop = runLoop
@@ -186,12 +180,11 @@ open class UndoManager: NSObject {
 
     /// Records an operation that reverts a change on `target`.
     ///
-    /// The handler runs with `target` when the group it belongs to is undone. Register the
-    /// inverse from inside the handler and redo works too. The manager holds `target` weakly
-    /// and the handler strongly; if `target` is gone when the group is undone, the handler is
-    /// skipped. While an undo or redo runs consecutive operations on one target, it holds the
-    /// target for the whole run: an operation that releases the target's last other reference
-    /// does not stop the rest of the run, and the target is deallocated when the run ends.
+    /// The handler runs with `target` when its group is undone; register the inverse from
+    /// inside it and redo works too. The manager holds `target` weakly and the handler
+    /// strongly; if `target` is gone by then, the handler is skipped. An undo or redo holds
+    /// the target through a run of consecutive operations on it: one that releases the
+    /// target's last other reference does not stop the run, and the target goes at its end.
     ///
     /// Registering clears the redo stack, except while undoing or redoing. With
     /// ``groupsByEvent`` on and no group open, it first opens the event's automatic group.
@@ -209,9 +202,9 @@ open class UndoManager: NSObject {
     /// ```
     ///
     /// The handler is not isolated to an actor (spec H2), so a manager can live on a server's
-    /// actor; on the main actor, the handler may call main-actor methods. Apple's current
-    /// declaration, with a `@MainActor` handler, is the other overload; every registration
-    /// passes through both, once each, so a subclass may override either.
+    /// actor; on the main actor, it may call main-actor methods. Apple's current declaration,
+    /// with a `@MainActor` handler, is the other overload; every registration passes through
+    /// both, once each, so a subclass may override either.
     ///
     /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
     ///   group can be opened.
@@ -225,9 +218,8 @@ open class UndoManager: NSObject {
     /// Records an operation that reverts a change on `target`: Apple's current declaration,
     /// with a main-actor handler.
     ///
-    /// Calls with a closure literal choose the other overload, whose handler is not isolated;
-    /// this one takes handlers typed `@MainActor`, and is the one that code written for Apple's
-    /// current SDKs overrides:
+    /// Closure literals choose the other, nonisolated overload; this one takes handlers typed
+    /// `@MainActor`, and is the one code written for Apple's current SDKs overrides:
     ///
     /// ```swift
     /// final class CountingUndoManager: UndoManager {
@@ -254,11 +246,9 @@ open class UndoManager: NSObject {
 
     // MARK: Checking undo ability
 
-    /// Whether there is a group to undo: true as soon as a top-level group exists on the undo
-    /// stack, including an open or an empty one.
-    ///
-    /// It does not promise that ``undo()`` is allowed: with an explicit group open, close it
-    /// first. Posts no notification.
+    /// Whether there is a group to undo: true as soon as a top-level group, even an open or
+    /// empty one, is on the undo stack. It does not promise that ``undo()`` is allowed (close
+    /// an explicit group first). Posts no notification.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -284,9 +274,9 @@ open class UndoManager: NSObject {
 
     /// The number of closed top-level groups on the undo stack.
     ///
-    /// With no group open it is exactly that, and O(1). While a group is open it is what
-    /// Apple's walk down the stack counts, which starts inside the open group: right after a
-    /// registration it reads 0 until the event ends (spec R26).
+    /// O(1) with no group open. While one is open it is what Apple's walk down the stack
+    /// counts, starting inside the open group: after a registration it reads 0 until the
+    /// event ends (spec R26).
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: item) { $0.restore() }
@@ -316,9 +306,9 @@ open class UndoManager: NSObject {
     /// only one open.
     ///
     /// Does nothing when there is nothing to undo. Posts `NSUndoManagerWillUndoChange` and
-    /// `NSUndoManagerDidUndoChange` around the group's operations, which run newest first;
-    /// what they register becomes the redo group. It closes the automatic group with
-    /// ``endUndoGrouping()`` and then calls ``undoNestedGroup()``, so overrides of both run.
+    /// `NSUndoManagerDidUndoChange` around the group's operations, which run newest first and
+    /// register the redo group. Closes the automatic group with ``endUndoGrouping()``, then
+    /// calls ``undoNestedGroup()``, so overrides of both run.
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: item) { $0.restore() }
@@ -334,8 +324,8 @@ open class UndoManager: NSObject {
     /// Reverts the newest closed group on the undo stack, even one nested inside a group that
     /// is still open.
     ///
-    /// Unlike ``undo()``, it never closes a group. Does nothing when the undo stack is empty.
-    /// The redo group it builds is opened with ``beginUndoGrouping()``.
+    /// Unlike ``undo()``, it never closes a group; does nothing when the undo stack is empty.
+    /// Opens the redo group it builds with ``beginUndoGrouping()``.
     ///
     /// ```swift
     /// manager.groupsByEvent = false
@@ -357,9 +347,8 @@ open class UndoManager: NSObject {
     /// undo stack.
     ///
     /// Does nothing when there is nothing to redo (it asks ``canRedo``, which posts a
-    /// checkpoint). If a group is open on the undo stack, the redone group is nested inside it,
-    /// as on Apple platforms. The group it builds on the undo stack is opened with
-    /// ``beginUndoGrouping()`` and closed with ``endUndoGrouping()``.
+    /// checkpoint). A group open on the undo stack takes the redone group inside it, as on
+    /// Apple platforms. Builds its group with ``beginUndoGrouping()`` and ``endUndoGrouping()``.
     ///
     /// ```swift
     /// manager.undo()
@@ -378,7 +367,7 @@ open class UndoManager: NSObject {
     /// default, means no limit.
     ///
     /// Setting it drops the oldest groups at once if there are too many. Only the undo stack
-    /// is limited: groups already on the redo stack stay until they are redone.
+    /// is limited: redo groups stay until redone.
     ///
     /// ```swift
     /// manager.levelsOfUndo = 20   // keep the last 20 steps
@@ -398,11 +387,10 @@ open class UndoManager: NSObject {
 
     /// Opens a new undo group, nested in the open one if any.
     ///
-    /// With ``groupsByEvent`` on and no group open, this first opens the event's automatic
-    /// group, so the explicit group is nested inside it and ``groupingLevel`` becomes 2, as on
-    /// Apple platforms. Posts a checkpoint (except for a top-level group while grouping by
-    /// event) and `NSUndoManagerDidOpenUndoGroup`. Does nothing while registration is
-    /// disabled.
+    /// With ``groupsByEvent`` on and no group open, it first opens the event's automatic group,
+    /// so ``groupingLevel`` becomes 2, as on Apple platforms. Posts a checkpoint (except for a
+    /// top-level group while grouping by event) and `NSUndoManagerDidOpenUndoGroup`. Does
+    /// nothing while registration is disabled.
     ///
     /// ```swift
     /// manager.groupsByEvent = false
@@ -413,9 +401,8 @@ open class UndoManager: NSObject {
     /// manager.undo()   // reverts both
     /// ```
     ///
-    /// The manager calls it too: for the automatic group a registration opens, and for the
-    /// group that ``undoNestedGroup()`` and ``redo()`` build on the other stack (during which
-    /// ``isUndoing`` or ``isRedoing`` is true).
+    /// The manager calls it too: for the automatic group, and for the group that
+    /// ``undoNestedGroup()`` and ``redo()`` build (while ``isUndoing`` or ``isRedoing``).
     open func beginUndoGrouping() {
         openGroup()
         publishObservableChanges()
@@ -423,10 +410,9 @@ open class UndoManager: NSObject {
 
     /// Closes the innermost open undo group.
     ///
-    /// A group closed with nothing in it stays on the stack as an undoable step, as on Apple
-    /// platforms, and clears the redo stack. Posts a checkpoint,
-    /// `NSUndoManagerWillCloseUndoGroup` and `NSUndoManagerDidCloseUndoGroup`. Does nothing
-    /// while registration is disabled.
+    /// A group closed empty stays as an undoable step, as on Apple platforms, and clears the
+    /// redo stack. Posts a checkpoint, `NSUndoManagerWillCloseUndoGroup` and
+    /// `NSUndoManagerDidCloseUndoGroup`. Does nothing while registration is disabled.
     ///
     /// ```swift
     /// manager.beginUndoGrouping()
@@ -434,8 +420,8 @@ open class UndoManager: NSObject {
     /// manager.endUndoGrouping()
     /// ```
     ///
-    /// The manager calls it too: to close the automatic group at the end of the event, in
-    /// ``undo()`` and in ``endEventGroup()``, and to close the group ``redo()`` builds.
+    /// The manager calls it too: for the automatic group (the end of the event, ``undo()``,
+    /// ``endEventGroup()``) and the group ``redo()`` builds.
     ///
     /// - Precondition: A group is open. Closing the automatic group by hand is allowed but
     ///   hazardous (see ``endEventGroup()``).
@@ -460,8 +446,8 @@ open class UndoManager: NSObject {
     /// Whether the first registration of an event opens a group that the end of the event
     /// closes. The default is `true`.
     ///
-    /// Setting it only flips the flag: it opens, closes and cancels nothing (spec R14). With
-    /// `false`, every registration needs a group you opened with ``beginUndoGrouping()``.
+    /// Setting it opens, closes and cancels nothing (spec R14). With `false`, every
+    /// registration needs a group opened with ``beginUndoGrouping()``.
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -478,8 +464,7 @@ open class UndoManager: NSObject {
     /// The run-loop modes in which the end of an event closes the automatic group. The
     /// default is `[.default]`.
     ///
-    /// A ``SimulatedRunLoop/tick(mode:)`` in a mode not listed here leaves the automatic
-    /// group open until a tick in a listed mode.
+    /// A ``SimulatedRunLoop/tick(mode:)`` in another mode leaves the automatic group open.
     ///
     /// ```swift
     /// manager.runLoopModes = [.default, RunLoop.Mode("tracking")]
@@ -493,8 +478,8 @@ open class UndoManager: NSObject {
 
     /// Stops registrations, group opens and closes, and action naming from taking effect.
     ///
-    /// Calls nest: registration resumes when every call has been balanced by
-    /// ``enableUndoRegistration()``. Undo and redo still run, but record no inverse.
+    /// Calls nest: registration resumes when each is balanced by ``enableUndoRegistration()``.
+    /// Undo and redo still run, but record no inverse.
     ///
     /// ```swift
     /// manager.disableUndoRegistration()
@@ -577,11 +562,10 @@ open class UndoManager: NSObject {
 
     /// Removes every operation registered with `target` from both stacks.
     ///
-    /// Groups left empty by the removal go too, but groups that were empty already and open
-    /// groups stay. Registration stays disabled if it was, and no notification is posted.
-    /// Call it when an object the operations refer to goes away for good. As on Apple
-    /// platforms the target is `Any`: a value that is not an object is the target of no
-    /// operation, so it removes nothing.
+    /// Groups it leaves empty go too; groups empty already, and open groups, stay. Registration
+    /// stays disabled if it was; no notification is posted. Call it when an object the
+    /// operations refer to goes away for good. As on Apple platforms the target is `Any`: a
+    /// value that is not an object is the target of nothing.
     ///
     /// ```swift
     /// document.close()
@@ -597,11 +581,10 @@ open class UndoManager: NSObject {
 
     /// Names the undo step being recorded, for menu titles such as "Undo Typing".
     ///
-    /// The name goes to the outermost open group, however deeply nested the caller is; the
-    /// last name set wins. With ``groupsByEvent`` on and no group open, this opens the event's
-    /// automatic group (which stays as an undoable, if empty, step). The name travels with the
-    /// group through undo and redo. Passing `""` removes the name. Does nothing while
-    /// registration is disabled.
+    /// The name goes to the outermost open group, however deeply nested the caller; the last
+    /// set wins. With ``groupsByEvent`` on and no group open, it opens the event's automatic
+    /// group (which stays as a step, if empty). The name travels with the group through undo
+    /// and redo; `""` removes it. Does nothing while registration is disabled.
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: text) { $0.restore(snapshot) }
@@ -696,9 +679,8 @@ open class UndoManager: NSObject {
 
     // MARK: Discardable actions
 
-    /// Marks the undo step being recorded as discardable (or not): a step that changes no
-    /// document content, such as a selection change, which a document-based app need not
-    /// count as an edit.
+    /// Marks the undo step being recorded as discardable (or not): one that changes no
+    /// document content, such as a selection change, which need not count as an edit.
     ///
     /// Targets the outermost open group, like ``setActionName(_:)``. The flag travels with the
     /// group and appears as `NSUndoManagerGroupIsDiscardableKey` in the userInfo of the
@@ -800,9 +782,8 @@ open class UndoManager: NSObject {
     /// supported without the Objective-C runtime, which sends the message.
     ///
     /// Declared so that a subclass written for Apple platforms that overrides it (often as a
-    /// no-op, to drop selector-based registrations from a framework) compiles unchanged.
-    /// Calling this implementation stops the program with a message pointing to the closure
-    /// API. Register a closure instead:
+    /// no-op, to drop a framework's selector-based registrations) compiles unchanged. This
+    /// implementation stops the program, naming the closure API. Register a closure instead:
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }
@@ -816,8 +797,8 @@ open class UndoManager: NSObject {
     /// `target`: not supported without the Objective-C runtime, which forwards the message.
     ///
     /// Declared so that a subclass written for Apple platforms that overrides it compiles
-    /// unchanged. Calling this implementation stops the program with a message pointing to
-    /// the closure API. Register a closure instead:
+    /// unchanged. This implementation stops the program, naming the closure API. Register a
+    /// closure instead:
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }

@@ -1,0 +1,233 @@
+/// What a primitive did to the steps: the record a transaction hands its listeners (an
+/// ``UndoCoordinator``, the history tree's records) when it settles. See ARCHITECTURE.md, "A
+/// transaction's life".
+enum StepEdit: Equatable {
+    /// Step `id` closed on a stack: a new edit on the undo stack, or the redo step of an undo
+    /// nested in an open group on the redo stack.
+    case added(StepID, toUndoStack: Bool)
+    /// An undo (to the redo stack) or a redo (to the undo stack) moved step `id`.
+    case moved(StepID, toUndoStack: Bool)
+    /// Step `id` left the stacks and the tree.
+    case removed(StepID)
+}
+
+/// The step ledger: the ids of the steps on the current path of a manager's history, shared by
+/// both stacks, with the next id, the clean mark, and the edits of the operation in progress
+/// (see ARCHITECTURE.md, "The step ledger").
+///
+/// The undo stack's steps are the path's first `undoCount`, oldest first; the redo stack's
+/// the rest, the next redo first. So an undo or redo moves no id: its step is already where
+/// it lands, and its group's close only moves the boundary (``stepClosed(onUndoStack:)``).
+/// Each stack reads its side through ``UndoStack/steps``.
+struct SharedLedger: ~Copyable {
+    /// An undo or redo that took its step off one stack, until the group it builds on the
+    /// other closes as that step (or does not, ``endMove()``). Named by the stack the step
+    /// lands on, and numbered so a close tests it with one comparison.
+    enum Move: UInt8 {
+        case none = 0, ontoRedoStack = 1, ontoUndoStack = 2
+    }
+
+    /// The steps on the current path: the undo stack's oldest first, then the redo stack's
+    /// from the next redo down.
+    var path = StepLedger()
+    /// How many of `path`'s steps, the last ones, are the redo stack's: counted from the end
+    /// so the common new step, with nothing to redo, only appends. A step being moved (at
+    /// `undoCount`) counts on the redo side.
+    var redoCount = 0
+    var move = Move.none
+    /// The id the next new step gets.
+    var nextStepID: UInt64 = 1
+    /// See ``CleanMark``. A new manager is clean.
+    var cleanMark = CleanMark.start
+    /// Whether the primitives record their edits: something listens.
+    var recordsEdits = false
+    /// The edits recorded since the operation in progress last settled.
+    var edits: [StepEdit] = []
+
+    /// How many of `path`'s steps are the undo stack's: the first ones.
+    var undoCount: Int {
+        @inline(__always) get { path.count &- redoCount }
+    }
+
+    /// The undo stack's newest step: the current position.
+    var current: StepID? {
+        @inline(__always) get {
+            guard undoCount > 0 else { return nil }
+            return redoCount == 0 ? path.last : path[undoCount - 1]
+        }
+    }
+
+    /// A top-level group closed as a step on one stack: the step an undo or redo is moving,
+    /// which lands by moving the boundary, or a new one.
+    @inline(__always)
+    mutating func stepClosed(onUndoStack: Bool) {
+        if move.rawValue == (onUndoStack ? Move.ontoUndoStack : .ontoRedoStack).rawValue {
+            move = .none
+            if onUndoStack {
+                redoCount &-= 1
+            }
+            if recordsEdits {
+                edits.append(.moved(path[onUndoStack ? undoCount - 1 : undoCount], toUndoStack: onUndoStack))
+            }
+            return
+        }
+        let id = StepID(rawValue: nextStepID)
+        nextStepID &+= 1
+        path.insert(id, at: undoCount)
+        if !onUndoStack {
+            redoCount &+= 1
+        }
+        if recordsEdits {
+            edits.append(.added(id, toUndoStack: onUndoStack))
+        }
+    }
+
+    /// An undo (`fromUndoStack`) or redo took its stack's newest step off.
+    @inline(__always)
+    mutating func stepWillMove(fromUndoStack: Bool) {
+        redoCount &+= fromUndoStack ? 1 : 0
+        move = fromUndoStack ? .ontoRedoStack : .ontoUndoStack
+    }
+
+    /// Ends the move of the step being undone or redone: its id if it left the stacks (the
+    /// group built for it did not take it), `nil` if it landed. The caller judges the clean
+    /// mark (``UndoManager/markCleanAfterStepLeft(_:how:)``).
+    @inline(__always)
+    mutating func endMove() -> StepID? {
+        guard move != .none else { return nil }
+        move = .none
+        let id = path.remove(at: undoCount)
+        redoCount &-= 1
+        if recordsEdits {
+            edits.append(.removed(id))
+        }
+        return id
+    }
+
+    /// A new step's id, for a step restored from a saved history.
+    mutating func newStepID() -> StepID {
+        defer { nextStepID &+= 1 }
+        return StepID(rawValue: nextStepID)
+    }
+
+    /// Step `id` left the stacks and the tree for good: a mark on it is unreachable, and the
+    /// listeners hear of it.
+    @inline(__always)
+    mutating func stepLeft(_ id: StepID) {
+        if case .step(id) = cleanMark {
+            cleanMark = .unreachable
+        }
+        if recordsEdits {
+            edits.append(.removed(id))
+        }
+    }
+}
+
+/// One stack's side of the ``SharedLedger``'s path, oldest first: the ids of its steps.
+struct StackSteps {
+    let ledger: UnsafeMutablePointer<SharedLedger>
+    let isUndoStack: Bool
+
+    /// The path index of this side's `ordinal`th step (0: the oldest).
+    private func pathIndex(_ ordinal: Int) -> Int {
+        isUndoStack ? ordinal : ledger.pointee.path.count - 1 - ordinal
+    }
+
+    var count: Int {
+        isUndoStack ? ledger.pointee.undoCount : ledger.pointee.redoCount
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The undo stack's current position, or the redo stack's next redo.
+    var last: StepID? {
+        if isUndoStack { return ledger.pointee.current }
+        return count == 0 ? nil : ledger.pointee.path[ledger.pointee.undoCount]
+    }
+
+    /// The oldest step.
+    var first: StepID? {
+        count == 0 ? nil : ledger.pointee.path[pathIndex(0)]
+    }
+
+    /// Every step, oldest first. O(count).
+    var ids: [StepID] {
+        let path = ledger.pointee.path.ids
+        let undoCount = ledger.pointee.undoCount
+        return isUndoStack ? Array(path[..<undoCount]) : path[undoCount...].reversed()
+    }
+
+    subscript(ordinal: Int) -> StepID {
+        ledger.pointee.path[pathIndex(ordinal)]
+    }
+
+    /// Where `id` is on this side (0: the oldest), or `nil`. O(runs).
+    func ordinal(of id: StepID) -> Int? {
+        guard let index = ledger.pointee.path.index(of: id) else { return nil }
+        let undoCount = ledger.pointee.undoCount
+        if isUndoStack {
+            return index < undoCount ? index : nil
+        }
+        return index >= undoCount ? ledger.pointee.path.count - 1 - index : nil
+    }
+
+    func contains(_ id: StepID) -> Bool {
+        ordinal(of: id) != nil
+    }
+
+    /// Removes the steps at `ordinals` (ascending) and returns them.
+    @discardableResult
+    func remove(atOrdinals ordinals: [Int]) -> [StepID] {
+        let removed = ledger.pointee.path.remove(at: ordinals.map(pathIndex).sorted())
+        if !isUndoStack {
+            ledger.pointee.redoCount -= removed.count
+        }
+        return removed
+    }
+
+    /// Removes the oldest step (the limits trim it) and returns it.
+    @discardableResult @inline(__always)
+    func removeFirst() -> StepID {
+        guard isUndoStack else {
+            ledger.pointee.redoCount -= 1
+            return ledger.pointee.path.removeLast()
+        }
+        return ledger.pointee.path.removeFirst()
+    }
+
+    /// Removes the newest step and returns it.
+    @discardableResult
+    func removeLast() -> StepID {
+        let index = ledger.pointee.undoCount - (isUndoStack ? 1 : 0)
+        if !isUndoStack {
+            ledger.pointee.redoCount -= 1
+        }
+        return ledger.pointee.path.remove(at: index)
+    }
+
+    /// Adds `id` as the newest step.
+    func append(_ id: StepID) {
+        ledger.pointee.path.insert(id, at: ledger.pointee.undoCount)
+        if !isUndoStack {
+            ledger.pointee.redoCount += 1
+        }
+    }
+
+    /// Adds `ids` (oldest first) as the newest steps.
+    func append(contentsOf ids: [StepID]) {
+        for id in ids {
+            append(id)
+        }
+    }
+
+    /// Removes every step of this side and returns them, in path order.
+    @discardableResult
+    func removeAll() -> [StepID] {
+        let undoCount = ledger.pointee.undoCount
+        if isUndoStack {
+            return ledger.pointee.path.removeSubrange(0..<undoCount)
+        }
+        ledger.pointee.redoCount = 0
+        return ledger.pointee.path.removeSubrange(undoCount..<ledger.pointee.path.count)
+    }
+}
