@@ -20,6 +20,9 @@ final class GroupMetadata {
     /// The bytes reported with ``UndoManager/setActionCost(_:)``; counted in the stack's
     /// `totalCost` while the group is a top-level group of that stack.
     var cost = 0
+    /// The parts of the model the step touched (``UndoManager/addActionParts(_:)-(UndoPart...)``);
+    /// `nil` if it declared none, which counts as touching every part.
+    var parts: Set<UndoPart>?
     init() {}
 
     /// Takes every field of `other` (a copy this group's fields were saved in).
@@ -30,6 +33,7 @@ final class GroupMetadata {
         coalescingKey = other.coalescingKey
         closedAt = other.closedAt
         cost = other.cost
+        parts = other.parts
     }
 
     func copy() -> GroupMetadata {

@@ -108,6 +108,10 @@ extension UndoManager {
         if openGroupMerges(withKey: key, closingAt: now) {
             let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
+            // The merged step is done now, with the parts of both.
+            if let merged {
+                state.partLog?.stepWasDone(merged)
+            }
             // The merged step takes the place of the one below: a mark set while the group was
             // open is after it; one at the step merged into (coalescesIntoCleanStep) is lost,
             // since that state is gone. (A mark on the redo stack goes with the redo steps
@@ -134,6 +138,10 @@ extension UndoManager {
               previous.coalescingKey == key,
               let previousClose = previous.closedAt, now - previousClose < state.coalescingInterval
         else { return false }
+        // Never into a stale step: its changes may already be overwritten by someone else's.
+        if let below = undoStack.steps.last, isStale(below, metadata: previous) {
+            return false
+        }
         // Not into the marked step: the saved state must stay reachable by undo, unless the
         // app saves after every step anyway.
         return ledger.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep

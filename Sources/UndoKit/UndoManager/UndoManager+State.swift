@@ -155,7 +155,7 @@ extension UndoManager {
     @inline(__always)
     func checkpointThenHasRedoGroup() -> Bool {
         post(.checkpoint)
-        return redoStack.topLevelCount != 0
+        return redoIsAvailable
     }
 
     /// The call a trap in this member should report: the member itself, and the public call
