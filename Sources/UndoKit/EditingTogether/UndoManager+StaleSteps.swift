@@ -156,7 +156,9 @@ extension UndoManager {
         guard undoStack.nesting == 0 && !isBusy else {
             programmerError(
                 in: PublicCall(call),
-                "a group is open or an undo or redo is in progress; call it once the group is closed and the undo or redo is done"
+                isBusy ? "an undo or redo is in progress" : "a group is open",
+                fix: "call it between operations, once every group is closed (endUndoGrouping(), or endEventGroup() "
+                    + "for the event's automatic group) and no undo or redo is running"
             )
         }
         guard nextStep(onUndoStack: onUndoStack) != nil else { return }

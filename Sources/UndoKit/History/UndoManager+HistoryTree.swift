@@ -25,7 +25,7 @@ extension UndoManager {
     public var keepsRedoBranches: Bool {
         get { state.historyTree?.keepsBranches ?? false }
         set {
-            if newValue && state.isCoordinated {
+            if newValue && state.isCoordinated && coordinator?.mode != .perMember {
                 programmerError(
                     in: PublicCall("keepsRedoBranches"),
                     "a manager attached to an UndoCoordinator cannot keep redo branches",
