@@ -6,6 +6,10 @@ extension UndoCoordinator {
     /// Applies `edits`, which `manager`'s transaction made, to the orders.
     func apply(_ edits: [StepEdit], from manager: UndoManager) {
         guard let member = members.first(where: { $0.manager === manager }) else { return }
+        guard mode == .singleOrder else {
+            noteChanges(of: edits, by: member)
+            return
+        }
         var index = edits.startIndex
         while index < edits.endIndex {
             switch edits[index] {
@@ -53,6 +57,11 @@ extension UndoCoordinator {
         for member in members {
             guard let manager = member.manager else { continue }
             precondition(manager.coordinator === self, "UndoCoordinator: a member attached elsewhere")
+            // Per member there are no orders: each manager's stacks are its own.
+            guard mode == .singleOrder else {
+                precondition(undoSteps.isEmpty && redoSteps.isEmpty, "UndoCoordinator: an order in .perMember mode")
+                continue
+            }
             let undoOrder = undoSteps.filter { $0.member === member }.map(\.id)
             let redoOrder = redoSteps.filter { $0.member === member }.map(\.id)
             precondition(undoOrder == manager.undoStack.steps.ids, "UndoCoordinator: undo order \(undoOrder), stack \(manager.undoStack.steps.ids)")

@@ -41,9 +41,13 @@ public final class UndoCoordinator {
         var observation: UndoManager.EventObservation?
         /// When its newest top-level group opened, to end open event groups in that order.
         var groupOpenSerial: UInt64 = 0
+        /// Who edits through this manager, for the changes noted on the others
+        /// (``Mode/perMember``).
+        var origin: String?
 
-        init(manager: UndoManager) {
+        init(manager: UndoManager, origin: String?) {
             self.manager = manager
+            self.origin = origin
         }
     }
 
@@ -64,17 +68,50 @@ public final class UndoCoordinator {
     var redoSteps: [Step] = []
     var nextGroupOpenSerial: UInt64 = 0
 
+    /// How a coordinator relates its managers' steps.
+    ///
+    /// ```swift
+    /// let people = UndoCoordinator(mode: .perMember)   // one manager per person
+    /// ```
+    public enum Mode: Hashable, Sendable {
+        /// One undo order across the managers: ``undo()`` reverts the newest step of whoever
+        /// made it, and a new edit anywhere ends redo everywhere. The default.
+        case singleOrder
+        /// Each manager is one person's: it undoes only its own steps, through its own
+        /// ``UndoManager/undo()``. Every step a member closes, undoes or redoes is noted on the
+        /// other members as a change to the parts it declared
+        /// (``UndoManager/noteChanges(to:origin:)``; a step that declared none changes every
+        /// part), so their overlapping steps become stale at once, and their
+        /// ``UndoManager/staleStepPolicy`` decides what their undo does. The coordinator's
+        /// own ``undo()`` and ``redo()`` have nothing to choose and stop the program; its
+        /// ``isClean`` and ``markClean()`` still cover every member. Members may keep redo
+        /// branches.
+        case perMember
+    }
+
+    /// How this coordinator relates its managers' steps; fixed when it is created.
+    ///
+    /// ```swift
+    /// UndoCoordinator().mode   // .singleOrder
+    /// ```
+    public let mode: Mode
+
     /// Creates a coordinator with no managers.
     ///
     /// ```swift
     /// let coordinator = UndoCoordinator()
     /// coordinator.canUndo   // false
+    /// let people = UndoCoordinator(mode: .perMember)
     /// ```
-    public init() {}
+    public init(mode: Mode = .singleOrder) {
+        self.mode = mode
+    }
 
     deinit {
         for member in members {
             member.observation?.cancel()
+            // Its managers are on their own again: no edits to hand over, branches allowed.
+            member.manager?.coordinator = nil
         }
     }
 
@@ -102,8 +139,22 @@ public final class UndoCoordinator {
     /// coordinator.attach(manager)
     /// ```
     public func attach(_ manager: UndoManager) {
+        attach(manager, origin: nil)
+    }
+
+    /// Adds a manager, naming who edits through it: in ``Mode/perMember`` mode, the changes
+    /// its steps make are noted on the other members with `origin` (``UndoChange/origin``),
+    /// so their ``UndoManager/staleUndoStep`` can say "changed by Alice". See
+    /// ``attach(_:)``.
+    ///
+    /// ```swift
+    /// let people = UndoCoordinator(mode: .perMember)
+    /// people.attach(alice.undoManager, origin: "Alice")
+    /// people.attach(bob.undoManager, origin: "Bob")
+    /// ```
+    public func attach(_ manager: UndoManager, origin: String?) {
         if manager.coordinator === self { return }
-        if manager.keepsRedoBranches {
+        if manager.keepsRedoBranches && mode == .singleOrder {
             manager.programmerError(
                 in: PublicCall("UndoCoordinator.attach(_:)"),
                 "a manager that keeps redo branches cannot join a coordinator",
@@ -112,10 +163,12 @@ public final class UndoCoordinator {
             )
         }
         manager.coordinator?.detach(manager)
-        let member = Member(manager: manager)
+        let member = Member(manager: manager, origin: origin)
         // From now on its transactions hand over their step edits (UndoCoordinator+Edits.swift).
-        undoSteps.insert(contentsOf: manager.undoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
-        redoSteps.insert(contentsOf: manager.redoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
+        if mode == .singleOrder {
+            undoSteps.insert(contentsOf: manager.undoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
+            redoSteps.insert(contentsOf: manager.redoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
+        }
         member.observation = manager.addEventObserver { [weak self, weak member] event in
             guard let self, let member, event == .didOpenUndoGroup, member.manager?.undoStack.nesting == 1 else { return }
             self.nextGroupOpenSerial += 1
@@ -180,6 +233,7 @@ public final class UndoCoordinator {
     /// - Precondition: The manager that made the step allows ``UndoManager/undo()``: no
     ///   explicit group is open in it, and it is not undoing or redoing.
     public func undo() {
+        stopIfPerMember(in: "UndoCoordinator.undo()")
         endEventGroups()
         dropGoneMembers()
         undoSteps.last?.member.manager?.undo()
@@ -200,6 +254,7 @@ public final class UndoCoordinator {
     ///
     /// - Precondition: The manager that undid the step is not undoing or redoing.
     public func redo() {
+        stopIfPerMember(in: "UndoCoordinator.redo()")
         endEventGroups()
         dropGoneMembers()
         redoSteps.last?.member.manager?.redo()
@@ -322,6 +377,8 @@ public final class UndoCoordinator {
     /// The manager ``undo()`` would call: the one whose open event group began last, or else
     /// the one that made the newest step.
     private var undoTarget: UndoManager? {
+        // Per member, there is no order to follow: nothing to undo here.
+        guard mode == .singleOrder else { return nil }
         dropGoneMembers()
         var newestOpen: Member?
         // `>=`: of groups opened before attaching (serial 0), the last attached ends last.
@@ -337,6 +394,7 @@ public final class UndoCoordinator {
     /// The manager ``redo()`` would call, after ending the open event groups: ending an empty
     /// one is a new edit (spec R10.6), which ends redo for every member.
     private var redoTarget: UndoManager? {
+        guard mode == .singleOrder else { return nil }
         dropGoneMembers()
         guard !members.contains(where: { $0.manager?.endingEventGroupClearsRedo == true }) else { return nil }
         return redoSteps.last?.member.manager
@@ -344,7 +402,8 @@ public final class UndoCoordinator {
 
     /// A member made a new edit and cleared its redo stack: this clears the others'.
     func memberMadeNewEdit(_ manager: UndoManager) {
-        // The order holds exactly the members' redo steps: empty order, empty stacks.
+        // The order holds exactly the members' redo steps: empty order, empty stacks (and
+        // always empty per member, where each keeps its own redo).
         guard !redoSteps.isEmpty else { return }
         redoSteps.removeAll()
         let others = members.compactMap(\.manager).filter { $0 !== manager && !$0.redoStack.isEmpty }

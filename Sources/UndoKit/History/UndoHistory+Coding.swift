@@ -175,7 +175,7 @@ extension UndoHistory.CleanMark: Codable {
 
 extension UndoHistory.Group: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, discardable, items, id, date
+        case name, discardable, items, id, date, parts, stale
     }
 
     /// Writes the name if one was set, the flag if it is true, and the items.
@@ -192,6 +192,11 @@ extension UndoHistory.Group: Codable {
         try container.encode(items, forKey: .items)
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(date?.timeIntervalSinceReferenceDate, forKey: .date)
+        // Sorted, so that one history always encodes to the same bytes.
+        try container.encodeIfPresent(parts?.sorted(), forKey: .parts)
+        if !staleChanges.isEmpty {
+            try container.encode(staleChanges, forKey: .stale)
+        }
     }
 
     /// Reads a group written by ``encode(to:)``.
@@ -206,6 +211,8 @@ extension UndoHistory.Group: Codable {
         items = try container.decode([UndoHistory.Item].self, forKey: .items)
         id = try container.decodeIfPresent(UndoTree.NodeID.self, forKey: .id)
         date = try container.decodeIfPresent(Double.self, forKey: .date).map(Date.init(timeIntervalSinceReferenceDate:))
+        parts = try container.decodeIfPresent([UndoPart].self, forKey: .parts).map(Set.init)
+        staleChanges = try container.decodeIfPresent([UndoChange].self, forKey: .stale) ?? []
     }
 }
 

@@ -47,6 +47,14 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         public var id: UndoTree.NodeID?
         /// When a top-level step's group closed (``UndoTree/Node/date``), if known.
         public var date: Date?
+        /// The parts of the model a top-level step declared
+        /// (``UndoManager/addActionParts(_:)-(UndoPart...)``); `nil` if none, which counts as
+        /// touching every part.
+        public var parts: Set<UndoPart>?
+        /// What a top-level step was stale by when it was saved: the changes noted since it
+        /// was done that touched its parts (see ``UndoManager/staleUndoStep``). Restored, so
+        /// the step stays stale until it runs.
+        public var staleChanges: [UndoChange]
 
         /// Creates a group.
         ///
@@ -55,13 +63,15 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
         /// ```
         public init(
             actionName: String? = nil, isDiscardable: Bool = false, items: [Item] = [],
-            id: UndoTree.NodeID? = nil, date: Date? = nil
+            id: UndoTree.NodeID? = nil, date: Date? = nil, parts: Set<UndoPart>? = nil, staleChanges: [UndoChange] = []
         ) {
             self.actionName = actionName
             self.isDiscardable = isDiscardable
             self.items = items
             self.id = id
             self.date = date
+            self.parts = parts
+            self.staleChanges = staleChanges
         }
 
         /// The commands in the group and its nested groups, oldest first.

@@ -25,7 +25,7 @@ extension UndoManager {
     public var keepsRedoBranches: Bool {
         get { state.historyTree?.keepsBranches ?? false }
         set {
-            if newValue && state.isCoordinated {
+            if newValue && state.isCoordinated && coordinator?.mode != .perMember {
                 programmerError(
                     in: PublicCall("keepsRedoBranches"),
                     "a manager attached to an UndoCoordinator cannot keep redo branches",
@@ -79,13 +79,20 @@ extension UndoManager {
         let names = (undoStack.closedTopLevelNamesNewestFirst().reversed(), redoStack.closedTopLevelNamesNewestFirst())
         var steps: [UndoTree.Step] = []
         steps.reserveCapacity(path.undo.count + path.redo.count + tree.branches.count)
+        // Staleness needs each step's parts: read only once changes were noted.
+        let metadata = state.partLog == nil ? nil
+            : undoStack.closedTopLevelMetadata() + redoStack.closedTopLevelMetadata().reversed()
         var previous: StepID?
-        for (id, name) in zip(path.undo + path.redo, names.0 + names.1) {
-            steps.append(UndoTree.Step(id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.date(of: id)))
+        for (index, (id, name)) in zip(path.undo + path.redo, names.0 + names.1).enumerated() {
+            steps.append(UndoTree.Step(
+                id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.date(of: id),
+                isStale: metadata.map { isStale(id, metadata: $0[index]) } ?? false))
             previous = id
         }
         for (id, step) in tree.branches {
-            steps.append(UndoTree.Step(id: id.rawValue, parent: step.parent?.rawValue, actionName: step.name, date: tree.date(of: id)))
+            steps.append(UndoTree.Step(
+                id: id.rawValue, parent: step.parent?.rawValue, actionName: step.name, date: tree.date(of: id),
+                isStale: isStale(id, metadata: step.metadata)))
         }
         steps.sort { $0.id < $1.id }
         return UndoTree(

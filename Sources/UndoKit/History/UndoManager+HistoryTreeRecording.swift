@@ -87,6 +87,22 @@ extension UndoManager {
         }
     }
 
+    /// After a stale step was dropped without running (``UndoManager/removeNextUndoStep()``,
+    /// or the ``StaleStepPolicy/skip`` policy): an undo step's changes stay (`changesStay`),
+    /// as a redo that recorded nothing leaves them; a redo step's are never made, as an undo
+    /// that recorded nothing leaves it. The same rules for a mark on a branch.
+    func historyTreeAfterDrop(of id: StepID, changesStay: Bool) {
+        guard let tree = state.historyTree else { return }
+        let current = undoStack.steps.last
+        if let mark = branchCleanMark(in: tree) {
+            let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
+            if changesStay ? !markIsBelow : markIsBelow {
+                ledger.cleanMark = .unreachable
+            }
+        }
+        stepLeftTheTree(id, parent: current, in: tree)
+    }
+
     /// The step the clean mark is after, if it lies on a branch.
     func branchCleanMark(in tree: HistoryTreeState) -> StepID? {
         guard case .step(let mark) = ledger.cleanMark, tree.branches[mark] != nil else { return nil }

@@ -23,12 +23,12 @@ extension UndoManager {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try HistoryReader<Command>(stack: "undo", tree: tree)
+        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree)
             .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try HistoryReader<Command>(stack: "redo", tree: tree)
+        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree)
             .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = HistoryReader<Command>(stack: "branch", tree: tree)
+        let branchReader = historyReader(Command.self, stack: "branch", tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
@@ -61,7 +61,14 @@ extension UndoManager {
             ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
             ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
         guard let (stack, entries) = found else { return nil }
-        return try HistoryReader<Command>(stack: stack, tree: tree).steps(of: entries, ids: [step]).first
+        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [step]).first
+    }
+
+    private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
+        let log = state.partLog
+        return HistoryReader(stack: stack, tree: tree) { id, metadata in
+            log?.changes(since: id, touching: metadata?.parts) ?? []
+        }
     }
 
     /// Rebuilds the undo and redo stacks from a history taken by ``undoHistory(of:)``, with
@@ -116,7 +123,24 @@ extension UndoManager {
             trimHistoryTree()
         }
         settle()
+        // After settling, which takes every restored step as done now.
+        restoreStaleness(of: history)
         publishObservableChanges()
+    }
+
+    /// Makes the restored steps that were stale when saved stale again, by the same changes.
+    private func restoreStaleness<Command>(of history: UndoHistory<Command>) {
+        let staleSteps = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).filter { !$0.staleChanges.isEmpty }
+        guard !staleSteps.isEmpty else { return }
+        if state.partLog == nil {
+            state.partLog = PartChangeLog()
+            updateStepEditRecording()
+            updateStaleStepChecks()
+        }
+        for step in staleSteps {
+            guard let id = step.id.map({ StepID(rawValue: $0.rawValue) }), stepExists(id) else { continue }
+            state.partLog?.restore(id, staleBy: step.staleChanges)
+        }
     }
 
     /// Every id once, every branch below a step the history has, the clean mark at one.
@@ -204,10 +228,11 @@ extension UndoManager {
         model reference: ModelReference, runsExecute: Bool, isStep: Bool
     ) where Command.Model: AnyObject {
         stack.pushBegin()
-        if isStep && (group.actionName != nil || group.isDiscardable) {
+        if isStep && (group.actionName != nil || group.isDiscardable || group.parts != nil) {
             let metadata = stack.openTopMetadata()
             metadata.name = group.actionName
             metadata.isDiscardable = group.isDiscardable
+            metadata.parts = group.parts
         }
         for item in group.items {
             switch item {
@@ -227,6 +252,8 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     let stack: String
     /// Where the steps' dates are.
     let tree: HistoryTreeState
+    /// What a top-level step, with its metadata, is stale by (see ``PartChangeLog``).
+    let staleness: (StepID, GroupMetadata?) -> [UndoChange]
     /// The direction every command step must have: a redo or branch step's commands execute.
     var runsExecute: Bool { stack != "undo" }
 
@@ -253,6 +280,8 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                 if open.isEmpty {
                     group.actionName = metadata?.name
                     group.isDiscardable = metadata?.isDiscardable ?? false
+                    group.parts = metadata?.parts
+                    group.staleChanges = staleness(ids[steps.count], metadata)
                 }
                 open.append(group)
             case .end:
@@ -260,7 +289,9 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
             case .action(_, let owner, let handler):
                 open[open.count - 1].items.append(.command(try command(in: owner, handler, step: steps.count)))
             case .singleton(_, let owner, let handler):
-                finish(UndoHistory<Command>.Group(items: [.command(try command(in: owner, handler, step: steps.count))]))
+                finish(UndoHistory<Command>.Group(
+                    items: [.command(try command(in: owner, handler, step: steps.count))],
+                    staleChanges: open.isEmpty ? staleness(ids[steps.count], nil) : []))
             }
         }
         return steps

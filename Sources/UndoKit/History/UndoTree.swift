@@ -83,6 +83,9 @@ public struct UndoTree: Hashable, Sendable {
         /// The steps recorded after this one was current, oldest first: one without
         /// branches, more where an edit after undoing started a new branch.
         public let children: [NodeID]
+        /// Whether the step is stale: a part it touched changed elsewhere since it was last
+        /// done, undone or redone (see ``UndoManager/noteChanges(to:origin:)``).
+        public let isStale: Bool
     }
 
     /// Every node, parents before their children and siblings oldest first (a depth-first
@@ -126,6 +129,7 @@ public struct UndoTree: Hashable, Sendable {
         var parent: UInt64?
         var actionName: String
         var date: Date?
+        var isStale = false
     }
 
     /// The tree of `steps`, sorted by id; a step whose parent is not among them is a root.
@@ -170,7 +174,8 @@ public struct UndoTree: Hashable, Sendable {
                 actionName: step.actionName,
                 date: step.date,
                 parent: step.parent.map(NodeID.init(rawValue:)),
-                children: children.map { NodeID(rawValue: ids[$0]) }
+                children: children.map { NodeID(rawValue: ids[$0]) },
+                isStale: step.isStale
             ))
             pending.append(contentsOf: children.reversed())
         }

@@ -22,7 +22,7 @@ enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
     case groupingLevel, isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
-    case currentHistoryNodeID, historyTree
+    case currentHistoryNodeID, historyTree, staleUndoStep, staleRedoStep
 
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
@@ -34,6 +34,7 @@ enum ObservedValue: Equatable {
     case title(isAvailable: Bool, name: String)
     /// The whole history tree: a branch can change while the undo and redo paths stay.
     case tree(UndoTree)
+    case staleStep(StaleStep?)
 }
 
 /// What observing a manager needs beyond the read bits: made on the first read.
@@ -141,8 +142,8 @@ extension UndoManager {
     @inline(__always)
     private func currentScalar(of property: ObservedProperty) -> Int? {
         switch property {
-        case .canUndo: undoStack.topLevelCount != 0 ? 1 : 0
-        case .canRedo: redoStack.topLevelCount != 0 ? 1 : 0
+        case .canUndo: undoIsAvailable ? 1 : 0
+        case .canRedo: redoIsAvailable ? 1 : 0
         case .undoCount: undoStack.appleCount
         case .redoCount: redoStack.appleCount
         case .isUndoing: state.isUndoing ? 1 : 0
@@ -154,7 +155,7 @@ extension UndoManager {
         case .totalActionCost: undoStack.totalCost
         case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
-             .redoActionNames, .historyTree:
+             .redoActionNames, .historyTree, .staleUndoStep, .staleRedoStep:
             nil
         }
     }
@@ -166,10 +167,12 @@ extension UndoManager {
         switch property {
         // A title is a function of these two (not through `undoMenuTitle(forUndoActionName:)`,
         // which a subclass may override).
-        case .undoMenuItemTitle: .title(isAvailable: undoStack.topLevelCount != 0, name: undoStack.topMetadata?.name ?? "")
-        case .redoMenuItemTitle: .title(isAvailable: redoStack.topLevelCount != 0, name: redoStack.topMetadata?.name ?? "")
-        case .undoActionName: .string(undoStack.topMetadata?.name ?? "")
-        case .redoActionName: .string(redoStack.topMetadata?.name ?? "")
+        case .undoMenuItemTitle: .title(isAvailable: undoIsAvailable, name: undoStepName)
+        case .redoMenuItemTitle: .title(isAvailable: redoIsAvailable, name: redoStepName)
+        case .undoActionName: .string(undoStepName)
+        case .redoActionName: .string(redoStepName)
+        case .staleUndoStep: .staleStep(staleStep(onUndoStack: true))
+        case .staleRedoStep: .staleStep(staleStep(onUndoStack: false))
         case .undoActionNames: .strings(undoStack.closedTopLevelNamesNewestFirst())
         case .redoActionNames: .strings(redoStack.closedTopLevelNamesNewestFirst())
         case .historyTree: .tree(makeHistoryTree())

@@ -136,6 +136,10 @@ extension UndoManager {
     /// Names the step after `command` as it executed, so a name can say what it found.
     @inline(__always)
     private func nameStep<Command: UndoableCommand>(after command: Command) {
+        let parts = command.undoParts
+        if !parts.isEmpty && registrationIsEnabled {
+            addActionParts(parts)
+        }
         let name = command.actionName
         if !name.isEmpty {
             setActionName(name)

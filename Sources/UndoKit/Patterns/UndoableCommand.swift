@@ -89,6 +89,16 @@ public protocol UndoableCommand<Model> {
     /// var actionName: String { "Delete \"\(title)\"" }
     /// ```
     var actionName: String { get }
+
+    /// The parts of the model the command changes, declared for its step as
+    /// ``UndoManager/addActionParts(_:)-(UndoPart...)`` does: changes noted to them
+    /// elsewhere make the step stale (see ``StaleStepPolicy``). `[]`, the default, declares
+    /// none: the step counts as touching every part.
+    ///
+    /// ```swift
+    /// var undoParts: [UndoPart] { [UndoPart("item", itemID)] }
+    /// ```
+    var undoParts: [UndoPart] { get }
 }
 
 extension UndoableCommand {
@@ -102,4 +112,11 @@ extension UndoableCommand {
     /// Touch().actionName   // ""
     /// ```
     public var actionName: String { "" }
+
+    /// No parts declared: the step counts as touching every part.
+    ///
+    /// ```swift
+    /// Touch().undoParts   // []
+    /// ```
+    public var undoParts: [UndoPart] { [] }
 }

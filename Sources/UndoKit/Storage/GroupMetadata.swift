@@ -17,6 +17,9 @@ final class GroupMetadata {
     /// The bytes reported with ``UndoManager/setActionCost(_:)``; counted in the stack's
     /// `totalCost` while the group is a top-level group of that stack.
     var cost = 0
+    /// The parts of the model the step touched (``UndoManager/addActionParts(_:)-(UndoPart...)``);
+    /// `nil` if it declared none, which counts as touching every part.
+    var parts: Set<UndoPart>?
     init() {}
 
     func copy() -> GroupMetadata {
@@ -27,6 +30,7 @@ final class GroupMetadata {
         copy.coalescingKey = coalescingKey
         copy.closedAt = closedAt
         copy.cost = cost
+        copy.parts = parts
         return copy
     }
 }

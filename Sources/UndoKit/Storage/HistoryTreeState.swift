@@ -22,8 +22,10 @@ final class HistoryTreeState {
             if case .begin(let metadata?) = entries.first { metadata.cost } else { 0 }
         }
         /// The group's action name, `""` if none.
-        var name: String {
-            if case .begin(let metadata?) = entries.first { metadata.name ?? "" } else { "" }
+        var name: String { metadata?.name ?? "" }
+
+        var metadata: GroupMetadata? {
+            if case .begin(let metadata?) = entries.first { metadata } else { nil }
         }
     }
 

@@ -80,8 +80,16 @@ struct UndoManagerStorage {
     /// The observers added with ``UndoManager/addCleanStateObserver(_:)``; their ids are
     /// `eventObservers`' sequence, so one ``UndoManager/EventObservation`` cancels either.
     var cleanStateObservers: [(id: Int, body: (Bool) -> Void)] = []
-    /// Whether settling has listeners to tell: step edits are recorded, or clean-state
-    /// observers are registered.
+    /// Changes noted from outside, and when each step was last done (see ``PartChangeLog``);
+    /// `nil` until the first note.
+    var partLog: PartChangeLog?
+    /// See ``UndoManager/staleStepPolicy``.
+    var staleStepPolicy = StaleStepPolicy.run
+    /// Whether undo, redo and their queries apply a policy to stale steps: changes were noted
+    /// and the policy is not ``StaleStepPolicy/run``. The one test they make otherwise.
+    var checksStaleSteps = false
+    /// Whether settling an operation has listeners to tell: step edits are recorded, or
+    /// clean-state observers are registered (see `UndoManager.settle()`).
     var settlingHasListeners = false
     /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
     var reportedCleanState = true

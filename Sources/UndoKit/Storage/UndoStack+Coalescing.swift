@@ -31,6 +31,8 @@ extension UndoStack {
         older.userInfo.merge(newer.userInfo) { _, newerValue in newerValue }
         // Both costs are already in `totalCost`: the open group's was added as it was set.
         older.cost += newer.cost
+        // A step that declared nothing touched every part, and so does the merge.
+        older.parts = older.parts.flatMap { olderParts in newer.parts.map { olderParts.union($0) } }
         // Takes out the older group's end mark and the newer begin mark, parking the begin
         // (it holds the newer metadata) for release.
         dropped.append(exchange(&entries[newerBegin], with: .end(length: 0)))

@@ -34,6 +34,24 @@ extension UndoStack {
         return starts
     }
 
+    /// The metadata of the newest step (closed top-level group) for which `predicate`, given
+    /// its id and metadata, is true, walking from the newest; the outer `nil` if there is
+    /// none. O(the steps walked).
+    func newestStepMetadata(where predicate: (StepID, GroupMetadata?) -> Bool) -> GroupMetadata?? {
+        var last = closedTopLevelEnd - 1
+        var ordinal = steps.count - 1
+        while last >= head {
+            let start = groupStart(endingAt: last)
+            let metadata: GroupMetadata? = if case .begin(let metadata) = entries[start] { metadata } else { nil }
+            if predicate(steps[ordinal], metadata) {
+                return .some(metadata)
+            }
+            last = start - 1
+            ordinal -= 1
+        }
+        return nil
+    }
+
     /// The metadata of the closed top-level groups, oldest first.
     func closedTopLevelMetadata() -> [GroupMetadata?] {
         closedTopLevelStartsNewestFirst().reversed().map { start in

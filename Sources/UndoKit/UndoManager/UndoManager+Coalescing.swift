@@ -105,6 +105,10 @@ extension UndoManager {
         if openGroupMerges(withKey: key, closingAt: now) {
             let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
+            // The merged step is done now, with the parts of both.
+            if let merged {
+                state.partLog?.stepWasDone(merged)
+            }
             // A mark set while the group was open is after the merged step; one at the step
             // merged into (coalescesIntoCleanStep) is lost, that state being gone.
             if let merged, ledger.cleanMark == .step(merged) {
@@ -129,6 +133,10 @@ extension UndoManager {
               previous.coalescingKey == key,
               let previousClose = previous.closedAt, now - previousClose < state.coalescingInterval
         else { return false }
+        // Never into a stale step: its changes may already be overwritten by someone else's.
+        if let below = undoStack.steps.last, isStale(below, metadata: previous) {
+            return false
+        }
         // Not into the marked step: the saved state must stay reachable by undo, unless the
         // app saves after every step anyway.
         return ledger.cleanMark == .openGroup || !isAtCleanMark || coalescesIntoCleanStep

@@ -99,6 +99,9 @@ extension UndoManager {
         case willRedoChange
         /// `NSUndoManagerDidRedoChange`; whether the redone group was discardable.
         case didRedoChange(isDiscardable: Bool)
+        /// ``UndoKitDidDropStaleStep``: a stale step was dropped without running, under the
+        /// ``StaleStepPolicy/skip`` policy; its action name.
+        case didDropStaleStep(actionName: String)
 
         /// The name of the notification posted for this event.
         ///
@@ -115,6 +118,7 @@ extension UndoManager {
             case .didUndoChange: .NSUndoManagerDidUndoChange
             case .willRedoChange: .NSUndoManagerWillRedoChange
             case .didRedoChange: .NSUndoManagerDidRedoChange
+            case .didDropStaleStep: .UndoKitDidDropStaleStep
             }
         }
 
@@ -129,6 +133,8 @@ extension UndoManager {
             switch self {
             case .didCloseUndoGroup(true), .didUndoChange(true), .didRedoChange(true):
                 [NSUndoManagerGroupIsDiscardableKey: true]
+            case .didDropStaleStep(let actionName):
+                [UndoKitStaleStepActionNameKey: actionName]
             default:
                 nil
             }

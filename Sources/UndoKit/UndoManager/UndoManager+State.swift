@@ -142,7 +142,7 @@ extension UndoManager {
     @inline(__always)
     func checkpointThenHasRedoGroup() -> Bool {
         post(.checkpoint)
-        return redoStack.topLevelCount != 0
+        return redoIsAvailable
     }
 
     /// The call a trap in this member reports: the member, and the public call it runs for.

@@ -38,6 +38,15 @@ extension UndoManager {
                 tree.records[id] = nil
             }
         }
+        if state.partLog != nil {
+            // A step that closed or ran now is fresh: what changed before no longer touches it.
+            for edit in edits {
+                switch edit {
+                case .added(let id, _), .moved(let id, _): state.partLog?.stepWasDone(id)
+                case .removed(let id): state.partLog?.forget(id)
+                }
+            }
+        }
         if state.isCoordinated, let coordinator {
             coordinator.apply(edits, from: self)
             #if DEBUG
@@ -49,9 +58,10 @@ extension UndoManager {
         }
     }
 
-    /// Records step edits exactly while a coordinator or the history tree listens.
+    /// Records step edits exactly while something listens: a coordinator, the history tree,
+    /// or the log of changes noted from outside. A manager with none records nothing.
     func updateStepEditRecording() {
-        ledger.recordsEdits = state.isCoordinated || state.historyTree != nil
+        ledger.recordsEdits = state.isCoordinated || state.historyTree != nil || state.partLog != nil
         if !ledger.recordsEdits {
             ledger.edits.removeAll()
         }

@@ -23,6 +23,9 @@ extension UndoManager {
     /// `_endUndoGroupRemovingIfEmpty:`), which no override sees.
     func undoNewestGroup(in call: PublicCall) {
         post(.checkpoint)
+        if state.checksStaleSteps && !isBusy {
+            guard applyStaleStepPolicy(onUndoStack: true) else { return }
+        }
         guard !undoStack.isEmpty else { return }
         guard undoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: call, "call endUndoGrouping before calling this method")
@@ -67,6 +70,9 @@ extension UndoManager {
     /// group with ``beginUndoGrouping()`` and ``endUndoGrouping()``.
     func redoNewestGroup() {
         guard canRedoThroughOverrides else { return }
+        if state.checksStaleSteps && !isBusy {
+            guard applyStaleStepPolicy(onUndoStack: false) else { return }
+        }
         guard redoStack.newestIsClosedGroup && !isBusy else {
             programmerError(in: PublicCall("redo()"), "do not invoke this method while undoing")
         }

@@ -258,7 +258,7 @@ open class UndoManager: NSObject {
     /// ```
     open var canUndo: Bool {
         trackRead(.canUndo, \.canUndo)
-        return undoStack.topLevelCount != 0
+        return undoIsAvailable
     }
 
     /// Whether there is a group to redo. Reading it posts a checkpoint, as on Apple platforms.
@@ -608,7 +608,7 @@ open class UndoManager: NSObject {
     /// ```
     open var undoActionName: String {
         trackRead(.undoActionName, \.undoActionName)
-        return undoStack.topMetadata?.name ?? ""
+        return undoStepName
     }
 
     /// The name of the group ``redo()`` would perform, or `""`.
@@ -619,7 +619,7 @@ open class UndoManager: NSObject {
     /// ```
     open var redoActionName: String {
         trackRead(.redoActionName, \.redoActionName)
-        return redoStack.topMetadata?.name ?? ""
+        return redoStepName
     }
 
     /// The title for an Undo menu item: "Undo" followed by the action name, or just "Undo".

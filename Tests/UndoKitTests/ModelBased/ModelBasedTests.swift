@@ -272,7 +272,7 @@ extension ModelBased {
         /// a node that has left it.
         private func node(_ id: UInt64) -> UndoTree.Node {
             manager.historyTree.node(UndoTree.NodeID(rawValue: id)) ?? seenNodes[id]
-                ?? UndoTree.Node(id: UndoTree.NodeID(rawValue: id), actionName: "", date: nil, parent: nil, children: [])
+                ?? UndoTree.Node(id: UndoTree.NodeID(rawValue: id), actionName: "", date: nil, parent: nil, children: [], isStale: false)
         }
 
         func apply(_ step: Step, newTargetID: Int, historyTarget: UInt64? = nil) {

@@ -221,7 +221,7 @@ extension ModelBased {
 
     /// A notification's kind, without its payload.
     enum EventKind: CaseIterable {
-        case checkpoint, didOpen, willClose, didClose, willUndo, didUndo, willRedo, didRedo
+        case checkpoint, didOpen, willClose, didClose, willUndo, didUndo, willRedo, didRedo, didDropStale
 
         init(_ event: UndoManager.Event) {
             self =
@@ -234,6 +234,7 @@ extension ModelBased {
                 case .didUndoChange: .didUndo
                 case .willRedoChange: .willRedo
                 case .didRedoChange: .didRedo
+                case .didDropStaleStep: .didDropStale
                 }
         }
     }

@@ -1,0 +1,58 @@
+/// ``UndoCoordinator/Mode/perMember``: each member's steps are its own; what one member does
+/// is noted on the others as changes to the parts its steps declared (spec K4).
+extension UndoCoordinator {
+    /// Notes on every other member the changes `member`'s transaction made: each step it
+    /// closed, undid or redid changed the parts the step declared (every part, if none).
+    /// Removals change no model, and note nothing.
+    func noteChanges(of edits: [StepEdit], by member: Member) {
+        guard let manager = member.manager else { return }
+        let others = members.compactMap(\.manager).filter { $0 !== manager }
+        guard !others.isEmpty else { return }
+        for edit in edits {
+            let id: StepID, onUndoStack: Bool
+            switch edit {
+            case .added(let step, let toUndoStack), .moved(let step, let toUndoStack):
+                (id, onUndoStack) = (step, toUndoStack)
+            case .removed:
+                continue
+            }
+            let parts = manager.closedStepMetadata(of: id, onUndoStack: onUndoStack)?.parts
+            for other in others {
+                if let parts {
+                    other.noteChanges(to: parts, origin: member.origin)
+                } else {
+                    other.noteChangesToAllParts(origin: member.origin)
+                }
+            }
+        }
+    }
+
+    /// The coordinator's own undo and redo have no order to follow per member.
+    func stopIfPerMember(in call: StaticString) {
+        guard mode == .perMember else { return }
+        fatalError(
+            "\(call): UndoCoordinator in .perMember mode has no undo order of its own, each member undoes only its own steps\n"
+                + "Fix: call undo() or redo() on the member's UndoManager (the person's), or create the coordinator "
+                + "with mode .singleOrder for one order across managers"
+        )
+    }
+}
+
+extension UndoManager {
+    /// The metadata of closed top-level step `id` on the undo stack (`onUndoStack`) or the
+    /// redo stack: O(1) for the newest step, where a transaction's step lands.
+    func closedStepMetadata(of id: StepID, onUndoStack: Bool) -> GroupMetadata? {
+        func metadata(in stack: borrowing UndoStack) -> GroupMetadata? {
+            let entries: [UndoStack.Entry]?
+            if stack.steps.last == id && stack.closedTopLevelEnd > stack.head {
+                let start = stack.groupStart(endingAt: stack.closedTopLevelEnd - 1)
+                if case .begin(let metadata) = stack.entries[start] { return metadata }
+                return nil
+            }
+            entries = stack.closedTopLevelGroupEntries(of: id)
+            if case .begin(let metadata)? = entries?.first { return metadata }
+            return nil
+        }
+        return onUndoStack ? metadata(in: undoStack) : metadata(in: redoStack)
+    }
+}

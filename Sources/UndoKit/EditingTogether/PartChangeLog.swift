@@ -1,0 +1,105 @@
+/// What a manager knows about changes made outside it (see ARCHITECTURE.md, "Where a new
+/// feature hooks in"): when each part last changed, and when each of its steps was last
+/// done, undone or redone. A step is stale when a part it touched changed after that.
+///
+/// Times are a counter that each note advances, not clocks. Noting a change costs one
+/// dictionary write per part, whatever the history's length; asking whether a step is stale
+/// costs one lookup per part it declared. A manager creates its log at its first note: until
+/// then nothing can be stale, and nothing is recorded.
+struct PartChangeLog {
+    /// A note: its time and who made it.
+    struct Note: Hashable {
+        var time: UInt64
+        var origin: String?
+    }
+
+    /// The time of the newest note.
+    private(set) var now: UInt64 = 0
+    /// The newest note that named each part.
+    private(set) var lastChange: [UndoPart: Note] = [:]
+    /// The newest note of a change to parts nobody named: it touches every step.
+    private(set) var lastChangeToAllParts: Note?
+    /// The newest note of any kind: a step that declared no parts touched every part, so
+    /// any change touches it.
+    private(set) var lastNote: Note?
+    /// When each step was last closed, undone or redone, while the log existed; a step
+    /// missing here is older than the log, so older than every note.
+    private var doneAt: [StepID: UInt64] = [:]
+    /// The changes a restored step was already stale by when its history was saved.
+    private var restoredChanges: [StepID: [UndoChange]] = [:]
+
+    /// Records a change to `parts` (every part, for `nil`) by `origin`.
+    mutating func note(_ parts: some Sequence<UndoPart>, origin: String?) {
+        now &+= 1
+        let note = Note(time: now, origin: origin)
+        for part in parts {
+            lastChange[part] = note
+        }
+        lastNote = note
+    }
+
+    mutating func noteAllParts(origin: String?) {
+        now &+= 1
+        let note = Note(time: now, origin: origin)
+        lastChangeToAllParts = note
+        lastNote = note
+    }
+
+    /// Step `id` was closed, undone or redone just now: what changed before no longer
+    /// touches it.
+    mutating func stepWasDone(_ id: StepID) {
+        doneAt[id] = now
+        restoredChanges[id] = nil
+    }
+
+    /// Step `id` left the manager for good.
+    mutating func forget(_ id: StepID) {
+        doneAt[id] = nil
+        restoredChanges[id] = nil
+    }
+
+    /// Step `id`, restored from a saved history, was stale by `changes` when it was saved.
+    mutating func restore(_ id: StepID, staleBy changes: [UndoChange]) {
+        doneAt[id] = now
+        restoredChanges[id] = changes.isEmpty ? nil : changes
+    }
+
+    /// The changes since step `id` that touched `parts` (every part, for `nil`): empty if
+    /// the step is not stale.
+    func changes(since id: StepID, touching parts: Set<UndoPart>?) -> [UndoChange] {
+        let since = doneAt[id] ?? 0
+        var changes = restoredChanges[id] ?? []
+        if let parts {
+            for part in parts.sorted() {
+                if let note = lastChange[part], note.time > since {
+                    changes.append(UndoChange(part: part, origin: note.origin))
+                }
+            }
+        } else {
+            // A step that declared nothing touched every part: every part noted since.
+            for (part, note) in lastChange.sorted(by: { $0.key < $1.key }) where note.time > since {
+                changes.append(UndoChange(part: part, origin: note.origin))
+            }
+        }
+        if let note = lastChangeToAllParts, note.time > since {
+            changes.append(UndoChange(part: nil, origin: note.origin))
+        }
+        return changes
+    }
+
+    /// Whether step `id` (which touched `parts`, every part for `nil`) is stale: the fast
+    /// form of ``changes(since:touching:)``.
+    func isStale(_ id: StepID, touching parts: Set<UndoPart>?) -> Bool {
+        let since = doneAt[id] ?? 0
+        if restoredChanges[id] != nil {
+            return true
+        }
+        guard let parts else {
+            return (lastNote?.time ?? 0) > since
+        }
+        if let note = lastChangeToAllParts, note.time > since {
+            return true
+        }
+        return parts.contains { (lastChange[$0]?.time ?? 0) > since }
+    }
+}
