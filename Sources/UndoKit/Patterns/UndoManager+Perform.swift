@@ -19,7 +19,9 @@ extension UndoManager {
     ///
     /// After `execute`, a non-empty ``UndoableCommand/actionName`` names the group, so several
     /// commands performed in one group name it after the last one; undo and redo carry the
-    /// name along. An empty name leaves the group's name alone.
+    /// name along. An empty name leaves the group's name alone. Its
+    /// ``UndoableCommand/undoParts`` are added to the group's parts, as
+    /// ``addActionParts(_:)-(UndoPart...)`` would (<doc:EditingTogether>).
     ///
     /// ```swift
     /// let manager = UndoManager()
