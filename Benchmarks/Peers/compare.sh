@@ -5,7 +5,7 @@
 #
 # Installs the peers' Debian packages if missing, builds the peers and undokit-bench
 # (release), runs workloads W1–W5 alternately on UndoKit (closures, commands, commands that
-# retain their model), Qt and GNUstep, plus UndoKit's W6–W9 and the floor, then prints one
+# retain their model), Qt and GNUstep, plus UndoKit's W6–W10 and the floor, then prints one
 # table and writes an SVG chart of W1 against N. Every cell times at least 10^5 operations at
 # the default N (see Benchmarks/README.md, "What each workload measures").
 #
@@ -15,7 +15,7 @@
 #                         costs ~0.4 s with 10^6 stored actions, so timing all would take minutes
 #   UNDOKIT_W5_CALLS []   the same cap for UndoKit (empty: all 1,000)
 #   SWEEP [1]             0 skips the chart's N sweep
-#   WORKLOADS [floor W1 … W9]  the workloads to run, e.g. "W1 W4" for a focused comparison
+#   WORKLOADS [floor W1 … W10] the workloads to run, e.g. "W1 W4" for a focused comparison
 #   IMPLS [undokit undokit-commands undokit-commands-retained qt gnustep]  who races W1–W5
 #   TIMEOUT [900]         seconds one process may take; a process that runs longer is killed
 #                         and its cells read "timeout" (so one pathological case cannot hang
@@ -111,7 +111,7 @@ w5_args() { # impl
 # opt-in that keeps the model alive (perform(_:retaining:), --api commands-retained), each
 # racing on its own terms.
 read -r -a impls <<< "${IMPLS:-undokit undokit-commands undokit-commands-retained qt gnustep}"
-read -r -a workloads <<< "${WORKLOADS:-floor W1 W2 W3 W4 W5 W6 W7 W8 W9}"
+read -r -a workloads <<< "${WORKLOADS:-floor W1 W2 W3 W4 W5 W6 W7 W8 W9 W10}"
 for ((rep = 0; rep < REPS; rep++)); do
     # Rotate the order each repetition so no implementation always runs first.
     order=("${impls[@]:rep % ${#impls[@]}}" "${impls[@]:0:rep % ${#impls[@]}}")

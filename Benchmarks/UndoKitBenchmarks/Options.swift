@@ -4,7 +4,7 @@ import Foundation
 struct Options {
     /// Every workload, in the order they run when none is named. The floor runs first so a
     /// reader sees the reference cost before the numbers it bounds.
-    static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9"]
+    static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10"]
     /// The workloads that record through a ``Counter`` and so can use either ``API``.
     static let commandWorkloads = ["W1", "W2", "W3", "W4", "W5", "W6"]
 
@@ -23,13 +23,19 @@ struct Options {
     var w8Steps = 10_000
     /// The least number of steps (and of undos) each W8 phase times, in cycles of `w8Steps`.
     var w8Operations = 100_000
+    /// W10's parts, history size (the second size is a tenth of it) and least number of
+    /// operations per phase.
+    var w10Parts = 10_000
+    var w10Steps = 100_000
+    var w10Operations = 100_000
     /// How W1–W6 record their actions.
     var api = API.closures
 
     static let usage = """
         usage: undokit-bench [--n N] [--workload W1,W2,…] [--repetitions K] [--json] [--quick]
                              [--in-process] [--w5-calls C] [--w8-items I] [--w8-steps S]
-                             [--w8-operations M]
+                             [--w8-operations M] [--w10-parts P] [--w10-steps S]
+                             [--w10-operations M]
                              [--api closures|commands|commands-retained]
 
           --n N            actions per workload (default 1,000,000)
@@ -37,7 +43,8 @@ struct Options {
           --repetitions K  runs per workload; the median and the minimum are reported (default 5)
           --json           one JSON object per line instead of a table
           --quick          CI smoke run: N = 10,000, 1 repetition, W8 with 500 steps and
-                           1,000 operations per phase
+                           1,000 operations per phase, W10 with 1,000 parts, steps and
+                           operations
           --in-process     run every workload in this process (default: one child process each,
                            so that peak RSS belongs to one workload)
           --w5-calls C     time only the first C of W5's 1,000 removeAllActions(withTarget:) calls
@@ -45,6 +52,10 @@ struct Options {
           --w8-steps S     steps in one W8 cycle (default 10,000)
           --w8-operations M  each W8 phase repeats its cycle until it has timed at least M
                            steps or undos (default 100,000)
+          --w10-parts P    parts W10's steps declare and its notes name (default 10,000)
+          --w10-steps S    W10's larger history (default 100,000; the other is S/10)
+          --w10-operations M  notes, refused undos and least undos or dropped steps per
+                           W10 phase (default 100,000)
           --api A          how W1–W6 record: closures (registerUndo(withTarget:handler:), the
                            default), commands (perform(_:on:) with an UndoableCommand; impl
                            "undokit-commands") or commands-retained (perform(_:retaining:),
@@ -56,7 +67,7 @@ struct Options {
     static func parse(_ arguments: [String]) throws(OptionsError) -> Options {
         var options = Options()
         var explicitN = false, explicitRepetitions = false, explicitSteps = false, explicitWorkloads = false
-        var explicitOperations = false
+        var explicitOperations = false, explicitW10 = false
         var iterator = arguments.makeIterator()
 
         func value(for flag: String) throws(OptionsError) -> String {
@@ -100,6 +111,15 @@ struct Options {
             case "--w8-operations":
                 options.w8Operations = try count(for: argument, minimum: 1)
                 explicitOperations = true
+            case "--w10-parts":
+                options.w10Parts = try count(for: argument, minimum: 1)
+                explicitW10 = true
+            case "--w10-steps":
+                options.w10Steps = try count(for: argument, minimum: 10)
+                explicitW10 = true
+            case "--w10-operations":
+                options.w10Operations = try count(for: argument, minimum: 1)
+                explicitW10 = true
             case "--help", "-h": throw OptionsError(usage, isHelp: true)
             default: throw OptionsError("unknown option \(argument)\n\(usage)")
             }
@@ -119,6 +139,7 @@ struct Options {
             if !explicitRepetitions { options.repetitions = 1 }
             if !explicitSteps { options.w8Steps = 500 }
             if !explicitOperations { options.w8Operations = 1_000 }
+            if !explicitW10 { (options.w10Parts, options.w10Steps, options.w10Operations) = (1_000, 1_000, 1_000) }
         }
         return options
     }
@@ -141,7 +162,8 @@ struct Options {
         var arguments = [
             "--workload", workload, "--n", String(n), "--repetitions", String(repetitions),
             "--w8-items", String(w8Items), "--w8-steps", String(w8Steps),
-            "--w8-operations", String(w8Operations), "--json", "--in-process",
+            "--w8-operations", String(w8Operations), "--w10-parts", String(w10Parts),
+            "--w10-steps", String(w10Steps), "--w10-operations", String(w10Operations), "--json", "--in-process",
         ]
         if let w5Calls { arguments += ["--w5-calls", String(w5Calls)] }
         if api != .closures { arguments += ["--api", api.rawValue] }

@@ -53,6 +53,8 @@ enum Runner {
         case "W8": return try SnapshotWorkload.w8(
             items: options.w8Items, steps: options.w8Steps, operations: options.w8Operations, repetition: repetition)
         case "W9": return try TreeWorkload.w9(n: options.n)
+        case "W10": return try NotingWorkload.w10(
+            parts: options.w10Parts, steps: options.w10Steps, operations: options.w10Operations, repetition: repetition)
         default: throw BenchmarkFailure(description: "unknown workload \(workload)")
         }
     }

@@ -40,12 +40,22 @@ extension UndoManager {
     ///
     /// - Precondition: A group is open, or ``groupsByEvent`` is on and the event's automatic
     ///   group can be opened, as for ``registerUndo(withTarget:handler:)-(_,(TargetType)->Void)``.
+    @inlinable
     public func perform<Command: UndoableCommand>(
         _ command: Command,
         on model: Command.Model
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
+        // Read in the caller, which knows the command's type: the default `[]` costs nothing.
+        record(command, on: model, parts: command.undoParts)
+    }
+
+    /// ``perform(_:on:)`` after `execute`: records the step, declaring `parts`.
+    @usableFromInline
+    func record<Command: UndoableCommand>(
+        _ command: Command, on model: Command.Model, parts: [UndoPart]
+    ) where Command.Model: AnyObject {
         if !state.isSubclassInstance && commandFitsInStep(Command.self) {
             // A small plain command lives in its step: no allocation (see InlineCommandOwner).
             if registrationIsEnabled {
@@ -54,7 +64,7 @@ extension UndoManager {
                     targetID: ObjectIdentifier(model), owner: owner,
                     handler: ErasedHandler(inlineBits: stepBits(of: command))))
             }
-            nameStep(after: command)
+            nameStep(after: command, parts: parts)
             return
         }
         let entryType = cachedClass(
@@ -70,7 +80,7 @@ extension UndoManager {
             // a retain and a release per perform (callgrind, W1 with commands).
             register(UndoStep(command: consume entry))
         }
-        nameStep(after: command)
+        nameStep(after: command, parts: parts)
     }
 
     /// Executes `command` on `model` and records it as an undoable step that keeps `model`
@@ -103,12 +113,21 @@ extension UndoManager {
     /// model is not retained.
     ///
     /// - Precondition: As for ``perform(_:on:)``.
+    @inlinable
     public func perform<Command: UndoableCommand>(
         _ command: Command,
         retaining model: Command.Model
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
+        record(command, retaining: model, parts: command.undoParts)
+    }
+
+    /// ``perform(_:retaining:)`` after `execute`: records the step, declaring `parts`.
+    @usableFromInline
+    func record<Command: UndoableCommand>(
+        _ command: Command, retaining model: Command.Model, parts: [UndoPart]
+    ) where Command.Model: AnyObject {
         let isSubclassInstance = state.isSubclassInstance
         #if !canImport(ObjectiveC)  // no Objective-C runtime (see ErasedHandler.init(inlineBits:retaining:))
         if !isSubclassInstance && commandFitsInStep(Command.self) {
@@ -119,7 +138,7 @@ extension UndoManager {
                     targetID: ObjectIdentifier(model), owner: owner,
                     handler: ErasedHandler(inlineBits: stepBits(of: command), retaining: model)))
             }
-            nameStep(after: command)
+            nameStep(after: command, parts: parts)
             return
         }
         #endif
@@ -132,13 +151,12 @@ extension UndoManager {
                 register(UndoStep(command: consume entry))
             }
         }
-        nameStep(after: command)
+        nameStep(after: command, parts: parts)
     }
 
     /// Names the step after `command` as it executed, so a name can say what it found.
     @inline(__always)
-    private func nameStep<Command: UndoableCommand>(after command: Command) {
-        let parts = command.undoParts
+    private func nameStep<Command: UndoableCommand>(after command: Command, parts: [UndoPart]) {
         if !parts.isEmpty && registrationIsEnabled {
             addActionParts(parts)
         }

@@ -118,5 +118,6 @@ extension UndoableCommand {
     /// ```swift
     /// Touch().undoParts   // []
     /// ```
+    @inlinable
     public var undoParts: [UndoPart] { [] }
 }
