@@ -15,6 +15,14 @@ import UndoKit
         return manager
     }
 
+    private func makePeople(_ policy: StaleStepPolicy = .refuse) -> (UndoCoordinator, alice: UndoManager, bob: UndoManager) {
+        let coordinator = UndoCoordinator(mode: .perMember)
+        let alice = makeManager(policy), bob = makeManager(policy)
+        coordinator.attach(alice, origin: "Alice")
+        coordinator.attach(bob, origin: "Bob")
+        return (coordinator, alice, bob)
+    }
+
     /// A keystroke: one group with the "typing" key, declaring the field unless told not to.
     private func type(_ text: String, into field: String, of document: SharedDocument, by manager: UndoManager, declaring: Bool = true) {
         manager.beginUndoGrouping()
@@ -66,6 +74,61 @@ import UndoKit
         #expect(manager.undoCount == 2 && dropped.isEmpty)
         #expect(document.fields == ["title": "Draft", "body": "Hello"])
         withExtendedLifetime(observation) {}
+    }
+
+    @Test("per member: a group merged into a member's step by coalescing is noted on the others")
+    func coalescedGroupIsNoted() {
+        let (coordinator, alice, bob) = makePeople()
+        let instant = ContinuousClock.now
+        alice.coalescingClock = { instant }
+        let document = SharedDocument()
+        type("a", into: "body", of: document, by: alice)
+        document.set("title", to: "Bob's", by: bob)
+        // Alice's next keystroke lands in the title and merges into her typing step.
+        type("A", into: "title", of: document, by: alice)
+        #expect(alice.undoCount == 1)
+        // Was: Bob's step stayed fresh, and his undo wiped Alice's "A".
+        #expect(!bob.canUndo && bob.staleUndoStep?.origins == ["Alice"])
+        bob.undo()
+        #expect(document.fields["title"] == "A")
+        withExtendedLifetime(coordinator) {}
+    }
+
+    @Test("per member: a scope that rolls back notes nothing on the others")
+    func rolledBackScopeNotesNothing() {
+        let (coordinator, alice, bob) = makePeople()
+        let document = SharedDocument()
+        document.set("title", to: "Bob's", by: bob)
+        #expect(throws: Rollback.self) {
+            try alice.withUndoGroup(named: "Retitle") {
+                document.write("title", to: "Alice's", by: alice)
+                throw Rollback()
+            }
+        }
+        #expect(document.fields["title"] == "Bob's")
+        // Was: Bob's step stale by Alice's change, which the rollback had undone.
+        #expect(bob.canUndo && bob.staleUndoStep == nil)
+        withExtendedLifetime(coordinator) {}
+    }
+
+    @Test("per member: a scope that rolls back with redo steps leaves them the member's own")
+    func rolledBackScopeKeepsRedoPerMember() {
+        let (coordinator, alice, bob) = makePeople()
+        let document = SharedDocument()
+        document.set("title", to: "A", by: alice)
+        alice.undo()
+        // Was: the rollback put Alice's redo step in the coordinator's single-order redo list
+        // (a precondition failure in debug builds); in release builds Bob's next edit then
+        // ended Alice's redo.
+        #expect(throws: Rollback.self) {
+            try alice.withUndoGroup(named: "Retitle") {
+                document.write("title", to: "B", by: alice)
+                throw Rollback()
+            }
+        }
+        document.set("body", to: "Bob's", by: bob)
+        #expect(alice.canRedo && alice.redoActionName == "Set title")
+        withExtendedLifetime(coordinator) {}
     }
 
     @Test("a scope that rolls back leaves the redo steps its body ended as fresh as they were")
