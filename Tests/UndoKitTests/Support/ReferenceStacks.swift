@@ -134,6 +134,7 @@ struct ReferenceStacks<Payload> {
     /// A top-level group closes as a new step, or merges into the newest one (coalescing:
     /// same key, nothing undone, redone or dropped since, the newest not stale and not at
     /// the clean mark). Returns whether it merged.
+    @discardableResult
     mutating func close(_ step: Step, merging merge: (inout Payload, Payload) -> Void) -> Bool {
         // Its registrations ended redo; a clean mark on a redo step is out of reach now.
         if case .step(let serial) = cleanMark, redoSteps.contains(where: { $0.serial == serial }) {
