@@ -457,7 +457,7 @@ private final class SharedSession {
         }
         let step = ReferenceStacks<[FieldWrite]>.Step(
             serial: edits, name: name, parts: parts, doneAt: clock, coalescingKey: key, payload: undoWrites)
-        _ = person.reference.close(step) { older, newer in older += newer }
+        person.reference.close(step) { older, newer in older += newer }
         return .some(parts)
     }
 
