@@ -3,11 +3,10 @@
 extension UndoCoordinator {
     /// Notes on every other member the changes `member`'s transaction made: each step it
     /// closed, undid or redid changed the parts the step declared (every part, if none).
-    /// Removals change no model, and note nothing.
+    /// Removals change no model, and note nothing; nor does a scope's rollback, which puts
+    /// the model back as it was (its group closes and is undone on the way).
     func noteChanges(of edits: [StepEdit], by member: Member) {
-        guard let manager = member.manager else { return }
-        let others = members.compactMap(\.manager).filter { $0 !== manager }
-        guard !others.isEmpty else { return }
+        guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
         for edit in edits {
             let id: StepID, onUndoStack: Bool
             switch edit {
@@ -16,13 +15,24 @@ extension UndoCoordinator {
             case .removed:
                 continue
             }
-            let parts = manager.closedStepMetadata(of: id, onUndoStack: onUndoStack)?.parts
-            for other in others {
-                if let parts {
-                    other.noteChanges(to: parts, origin: member.origin)
-                } else {
-                    other.noteChangesToAllParts(origin: member.origin)
-                }
+            noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: onUndoStack)?.parts, by: member)
+        }
+    }
+
+    /// `manager` merged a group that declared `parts` (every part, for `nil`) into its newest
+    /// step (coalescing): no step closed, but the group changed the model all the same.
+    func memberMergedGroup(declaring parts: Set<UndoPart>?, into manager: UndoManager) {
+        guard mode == .perMember, let member = members.first(where: { $0.manager === manager }) else { return }
+        noteChanges(to: parts, by: member)
+    }
+
+    /// Notes a change to `parts` (every part, for `nil`) by `member` on every other member.
+    private func noteChanges(to parts: Set<UndoPart>?, by member: Member) {
+        for other in members.compactMap(\.manager) where other !== member.manager {
+            if let parts {
+                other.noteChanges(to: parts, origin: member.origin)
+            } else {
+                other.noteChangesToAllParts(origin: member.origin)
             }
         }
     }

@@ -419,9 +419,9 @@ public final class UndoCoordinator {
     }
 
     /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: the redo order
-    /// is put back as it was, less steps removed meanwhile.
+    /// is put back as it was, less steps removed meanwhile. Per member there is no order.
     func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [Step]) {
-        guard let member = members.first(where: { $0.manager === manager }) else { return }
+        guard mode == .singleOrder, let member = members.first(where: { $0.manager === manager }) else { return }
         let memberSteps = manager.redoStack.steps.ids
         let restored = order.filter { $0.member !== member || memberSteps.contains($0.id) }
         let others = redoSteps.filter { $0.member !== member }

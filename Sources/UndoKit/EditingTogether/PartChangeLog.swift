@@ -34,8 +34,9 @@ struct PartChangeLog {
         let note = Note(time: now, origin: origin)
         for part in parts {
             lastChange[part] = note
+            // Only a change to some part touches a step that declared none.
+            lastNote = note
         }
-        lastNote = note
     }
 
     mutating func noteAllParts(origin: String?) {
@@ -52,10 +53,21 @@ struct PartChangeLog {
         restoredChanges[id] = nil
     }
 
-    /// Step `id` left the manager for good.
-    mutating func forget(_ id: StepID) {
-        doneAt[id] = nil
-        restoredChanges[id] = nil
+    /// Steps that left the stacks, to forget once nothing can put them back.
+    private var stepsThatLeft: [StepID] = []
+
+    /// Step `id` left the stacks: for good, unless a scope's rollback puts it back.
+    mutating func stepLeft(_ id: StepID) {
+        stepsThatLeft.append(id)
+    }
+
+    /// Forgets the steps that left and are gone (`isGone`).
+    mutating func forgetStepsThatLeft(_ isGone: (StepID) -> Bool) {
+        for id in stepsThatLeft where isGone(id) {
+            doneAt[id] = nil
+            restoredChanges[id] = nil
+        }
+        stepsThatLeft.removeAll()
     }
 
     /// Step `id`, restored from a saved history, was stale by `changes` when it was saved.

@@ -19,7 +19,8 @@ public enum StaleStepPolicy: Hashable, Sendable {
     /// step to reach the older ones.
     case refuse
     /// Drop stale steps and run the newest step that is not stale: each dropped step is
-    /// announced with ``UndoManager/Event/didDropStaleStep(actionName:)``.
+    /// announced with ``UndoManager/Event/didDropStaleStep(actionName:)``. If every step is
+    /// stale, nothing may run (``UndoManager/canUndo`` is `false`) and nothing is dropped.
     case skip
 }
 

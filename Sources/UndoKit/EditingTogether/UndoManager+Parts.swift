@@ -32,6 +32,12 @@ extension UndoManager {
         guard let metadata = metadataOfOpenTopGroup(
             in: "addActionParts(_:)", "must begin a group before declaring the parts an action touches"
         ) else { return }
+        // An empty selection declares nothing, as a command's empty undoParts does: the step
+        // still counts as touching every part, not none. And while undoing or redoing, the
+        // step is one recorded before: if it touched every part (a coalesced step, half of
+        // which declared nothing), the parts its inverse declares must not narrow that.
+        let parts = Set(parts)
+        guard !parts.isEmpty, !(isBusy && metadata.parts == nil) else { return }
         metadata.parts = (metadata.parts ?? []).union(parts)
         publishObservableChanges()
     }

@@ -73,6 +73,22 @@ extension UndoManager {
 
     // MARK: Internals
 
+    /// Hands a transaction's step edits to the part log: a step that closed or ran now is
+    /// fresh (what changed before no longer touches it); a step that left is forgotten once
+    /// no scope is in progress and it did not come back (a scope's rollback puts back the
+    /// redo steps its body ended, as fresh or stale as they were).
+    func partLogTakes(_ edits: [StepEdit]) {
+        for edit in edits {
+            switch edit {
+            case .added(let id, _), .moved(let id, _): state.partLog?.stepWasDone(id)
+            case .removed(let id): state.partLog?.stepLeft(id)
+            }
+        }
+        if state.savepoints.isEmpty {
+            state.partLog?.forgetStepsThatLeft { !stepExists($0) }
+        }
+    }
+
     func updateStaleStepChecks() {
         state.checksStaleSteps = state.partLog != nil && state.staleStepPolicy != .run
     }
@@ -139,7 +155,9 @@ extension UndoManager {
         guard undoStack.nesting == 0, let next = nextStep(onUndoStack: onUndoStack),
               isStale(next.id, metadata: next.metadata)
         else { return true }
-        guard state.staleStepPolicy == .skip else { return false }
+        // With no step the policy lets run, nothing is dropped either: undo() then does what
+        // canUndo says, as redo() does (it asks canRedo first).
+        guard state.staleStepPolicy == .skip, runnableStepMetadata(onUndoStack: onUndoStack) != nil else { return false }
         var droppedNames: [String] = []
         while let next = nextStep(onUndoStack: onUndoStack), isStale(next.id, metadata: next.metadata) {
             droppedNames.append(next.metadata?.name ?? "")

@@ -109,6 +109,10 @@ extension UndoManager {
             if let merged {
                 state.partLog?.stepWasDone(merged)
             }
+            // Per member, the merged group's changes are news to the others (no step closed).
+            if state.isCoordinated {
+                coordinator?.memberMergedGroup(declaring: closing.parts, into: self)
+            }
             // A mark set while the group was open is after the merged step; one at the step
             // merged into (coalescesIntoCleanStep) is lost, that state being gone.
             if let merged, ledger.cleanMark == .step(merged) {

@@ -39,13 +39,7 @@ extension UndoManager {
             }
         }
         if state.partLog != nil {
-            // A step that closed or ran now is fresh: what changed before no longer touches it.
-            for edit in edits {
-                switch edit {
-                case .added(let id, _), .moved(let id, _): state.partLog?.stepWasDone(id)
-                case .removed(let id): state.partLog?.forget(id)
-                }
-            }
+            partLogTakes(edits)
         }
         if state.isCoordinated, let coordinator {
             coordinator.apply(edits, from: self)

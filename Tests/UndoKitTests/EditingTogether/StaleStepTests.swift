@@ -4,34 +4,6 @@ import Synchronization
 import Testing
 @testable import UndoKit
 
-/// A document of named fields that several people edit: each person's manager records steps
-/// that declare the field they set.
-final class SharedDocument {
-    var fields: [String: String] = [:]
-
-    /// Sets `field` to `value` as one step of `manager`, declaring the field unless
-    /// `declaring` is false; the undo puts back what the field held.
-    func set(_ field: String, to value: String?, by manager: UndoManager, declaring: Bool = true) {
-        let old = fields[field]
-        fields[field] = value
-        manager.beginUndoGrouping()
-        registerSet(field, to: old, by: manager, declaring: declaring)
-        manager.setActionName("Set \(field)")
-        manager.endUndoGrouping()
-    }
-
-    private func registerSet(_ field: String, to value: String?, by manager: UndoManager, declaring: Bool) {
-        manager.registerUndo(withTarget: self) { document in
-            let current = document.fields[field]
-            document.fields[field] = value
-            document.registerSet(field, to: current, by: manager, declaring: declaring)
-        }
-        if declaring {
-            manager.addActionParts(UndoPart("field", field))
-        }
-    }
-}
-
 @Suite struct StaleStepTests {
     private func makeManager(policy: StaleStepPolicy = .run) -> UndoManager {
         let manager = UndoManager()
