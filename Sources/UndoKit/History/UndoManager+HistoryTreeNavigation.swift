@@ -47,7 +47,7 @@ extension UndoManager {
         precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
         for id in chain.reversed() {
             guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
-            redoStack.pushClosedTopLevelGroup(step.entries, id: id)
+            redoStack.pushClosedTopLevelGroups(step.entries, ids: [id])
         }
     }
 

@@ -34,7 +34,7 @@ extension UndoManager {
             }
             if let leaf {
                 if leaf.onBranch {
-                    droppedBranches.append(tree.removeBranch(leaf.id)!)
+                    droppedBranches.append(tree.takeBranch(leaf.id)!)
                     ledger.stepLeft(leaf.id)
                 } else {
                     redoStack.dropOldestGroup()
@@ -107,13 +107,16 @@ extension UndoManager {
         var removedActions = false
         for id in tree.branches.keys.sorted() {
             guard var step = tree.branches[id] else { continue }
-            if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
-                removedActions = removedActions || kept.count != step.entries.count
-                step.entries = kept
+            let removal = step.entries.withUnsafeMutableBufferPointer {
+                UndoStack.removeActions(on: target, in: $0, from: 0, to: $0.count)
+            }
+            if removal.removedOrdinals.isEmpty {
+                removedActions = removedActions || removal.keptEnd != step.entries.count
+                step.entries.removeSubrange(removal.keptEnd...)
                 tree.branches[id] = step
             } else {
                 movedUp[id] = step.parent
-                removed.append(tree.removeBranch(id)!)
+                removed.append(tree.takeBranch(id)!)
                 ledger.stepLeft(id)
                 removedActions = true
             }

@@ -114,9 +114,7 @@ struct StackBuffer<Element>: ~Copyable {
     /// Frees the storage, the caller having moved every element out.
     mutating func forgetAll() {
         count = 0
-        StackMemory.deallocate(base)
-        base = StackMemory.allocate(Element.self, capacity: 0)
-        capacity = 0
+        removeAll()
     }
 
     /// Removes every element; keeps the capacity only if asked to.

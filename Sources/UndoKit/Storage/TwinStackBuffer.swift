@@ -72,13 +72,6 @@ struct TwinStackBuffer: ~Copyable {
         evacuatedGroups.deallocate()
     }
 
-    /// Makes room for at least `extra` more entries on either side.
-    mutating func reserveCapacity(forAdding extra: Int) {
-        if extra > freeSlots {
-            grow(forAdding: extra)
-        }
-    }
-
     /// Moves the origin of a redo stack of at most `limit` entries (the begin mark of the group
     /// an undo opened) down to `headroom` slots above the undo stack's end, entries included.
     /// An undo then writes its redo group into the slots its own group leaves, not the end of
@@ -209,14 +202,6 @@ struct StackEntries {
         return slot(index)
     }
 
-    func swapAt(_ i: Int, _ j: Int) {
-        guard i != j else { return }
-        let first = pointer(at: i), second = pointer(at: j)
-        let held = first.move()
-        first.moveInitialize(from: second, count: 1)
-        second.initialize(to: held)
-    }
-
     // MARK: Adding
 
     @inline(__always)
@@ -238,7 +223,9 @@ struct StackEntries {
         if side.pointee.detached != 0 {
             evacuateDetached()
         }
-        buffer.pointee.reserveCapacity(forAdding: entries.count)
+        if entries.count > buffer.pointee.freeSlots {
+            buffer.pointee.grow(forAdding: entries.count)
+        }
         for entry in entries {
             append(entry)
         }
@@ -268,22 +255,24 @@ struct StackEntries {
         setCount(count - range.count)
     }
 
-    /// Moves the entries from `start` on to the end of `destination`, oldest first: a block
-    /// move for the undo side, one by one for the redo side, reversed in memory.
+    /// Moves the entries from `start` on to the end of `destination`, oldest first.
     func moveSuffix(from start: Int, appendingTo destination: inout StackBuffer<Entry>) {
-        let count = self.count
         checkRange(start..<count)
         let moved = count - start
-        destination.append(uninitializedCount: moved) { slots in
-            if side.pointee.step < 0 {
-                for offset in 0..<moved {
-                    (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-                }
-            } else {
-                slots.moveInitialize(from: slot(start), count: moved)
-            }
-        }
+        destination.append(uninitializedCount: moved) { move(moved, from: start, to: $0) }
         setCount(start)
+    }
+
+    /// Moves the `moved` slots from index `start` on to `slots`, oldest first: a block move
+    /// for the undo side, one by one for the redo side, reversed in memory.
+    private func move(_ moved: Int, from start: Int, to slots: UnsafeMutablePointer<Entry>) {
+        if side.pointee.step < 0 {
+            for offset in 0..<moved {
+                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+            }
+        } else {
+            slots.moveInitialize(from: slot(start), count: moved)
+        }
     }
 
     // MARK: A group taken off in place
@@ -358,44 +347,35 @@ struct StackEntries {
     /// this stack can grow over its slots.
     @inline(never)
     func evacuateDetached() {
-        let detached = side.pointee.detached
-        var group = StackBuffer<Entry>(minimumCapacity: detached)
+        var group = StackBuffer<Entry>(minimumCapacity: side.pointee.detached)
         moveDetachedInPlace(appendingTo: &group)
         swap(&group, &evacuatedGroup)
         side.pointee.groupIsEvacuated = true
-        side.pointee.detached = 0
-        buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
-        side.pointee.freedBelowDetached = 0
     }
 
     /// Ends a detached group: what a step that aborted the run left of it moves to the end of
     /// `remains`, oldest first, for the caller to release.
     func finishDetached(movingRemainsTo remains: inout StackBuffer<Entry>) {
-        let detached = side.pointee.detached
         moveDetachedInPlace(appendingTo: &remains)
         if side.pointee.groupIsEvacuated {
             for index in evacuatedGroup.indices {
-                remains.append((evacuatedGroup.pointer(at: index)).move())
+                remains.append(evacuatedGroup.pointer(at: index).move())
             }
             evacuatedGroup.forgetAll()
             side.pointee.groupIsEvacuated = false
         }
+    }
+
+    /// Moves the entries still detached in place to the end of `destination`, oldest first,
+    /// and frees their slots and those freed below them.
+    private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
+        let detached = side.pointee.detached
+        if detached > 0 {
+            destination.append(uninitializedCount: detached) { move(detached, from: side.pointee.detachedStart, to: $0) }
+        }
         buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
         side.pointee.detached = 0
         side.pointee.freedBelowDetached = 0
-    }
-
-    /// Moves the entries still detached in place to the end of `destination`, oldest first;
-    /// the caller settles the counts.
-    private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
-        let detached = side.pointee.detached
-        let start = side.pointee.detachedStart
-        guard detached > 0 else { return }
-        destination.append(uninitializedCount: detached) { slots in
-            for offset in 0..<detached {
-                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-            }
-        }
     }
 
     /// Forgets the newest entry, which the caller moved out through ``pointer(at:)``.

@@ -4,8 +4,7 @@ extension UndoStack {
     /// above it.
     var metadataBelowOpenTopLevelGroup: GroupMetadata? {
         guard let outermost = openBegins.first, outermost > head else { return nil }
-        guard case .begin(let metadata) = entries[groupStart(endingAt: outermost - 1)] else { return nil }
-        return metadata
+        return entries[groupStart(endingAt: outermost - 1)].metadata
     }
 
     /// Closes the open top-level group into the closed one just below it: the older group's
