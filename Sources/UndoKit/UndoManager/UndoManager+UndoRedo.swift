@@ -56,7 +56,7 @@ extension UndoManager {
         // The flag tested twice, not once around both: the common undo keeps its code layout
         // (callgrind, W1: one test cost 4 to 5 instructions per undo).
         if undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterTopLevelUndo(stepThatLeft: gone)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: true)
         } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -103,9 +103,9 @@ extension UndoManager {
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(stepThatLeft: gone, topLevel: true)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false)
         } else if !redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(stepThatLeft: gone, topLevel: false)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false, topLevel: false)
         }
         settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
