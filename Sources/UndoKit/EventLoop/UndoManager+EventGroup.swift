@@ -42,7 +42,7 @@ extension UndoManager {
         guard canEndEventGroup else { return false }
         // The order of the end of an event (spec R15): disarm first, so a registration made
         // by a did-close observer opens the next automatic group.
-        automaticGroupIsPending = false
+        state.automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "endEventGroup()")
         publishObservableChanges()
         return true
@@ -50,7 +50,7 @@ extension UndoManager {
 
     /// Whether ``endEventGroup()`` would close a group now: an armed manager's only open group.
     var canEndEventGroup: Bool {
-        automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
+        state.automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
             && undoStack.nesting == 1
     }
 

@@ -48,7 +48,7 @@ extension UndoManager {
         state.registrationDisableCount = 0
         state.isUndoing = false
         state.isRedoing = false
-        automaticGroupIsPending = false
+        state.automaticGroupIsPending = false
         state.automaticGroupIsOpen = false
         state.invocationWasAborted = true
         settle()

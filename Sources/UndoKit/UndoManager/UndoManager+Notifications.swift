@@ -187,13 +187,9 @@ extension UndoManager {
 
     /// Removes the event or clean-state observer (or event stream) registered under `id`.
     func removeObserver(id: Int) {
-        if eventObservers.contains(where: { $0.id == id }) {
-            eventObservers.removeAll { $0.id == id }
-        }
-        if state.cleanStateObservers.contains(where: { $0.id == id }) {
-            state.cleanStateObservers.removeAll { $0.id == id }
-            updateSettlingListeners()
-        }
+        state.eventObservers.removeAll { $0.id == id }
+        state.cleanStateObservers.removeAll { $0.id == id }
+        updateSettlingListeners()
         if let index = state.eventStreams.firstIndex(where: { $0.id == id }) {
             state.eventStreams.remove(at: index).continuation.finish()
         }
@@ -224,7 +220,7 @@ extension UndoManager {
     ///   so keep it (in a property, typically); dropping it ends the observation at once.
     public func addEventObserver(_ observer: @escaping (Event) -> Void) -> EventObservation {
         let id = makeObserverID()
-        eventObservers.append((id, observer))
+        state.eventObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }
 
@@ -264,7 +260,7 @@ extension UndoManager {
                 state.checkpointIsBeingPosted = false
             }
         }
-        for observer in eventObservers {
+        for observer in state.eventObservers {
             observer.body(event)
         }
         if let center = notificationCenter {

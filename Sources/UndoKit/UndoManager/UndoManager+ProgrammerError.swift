@@ -89,7 +89,7 @@ extension UndoManager {
             "isUndoing: \(state.isUndoing)",
             "isRedoing: \(state.isRedoing)",
             "groupsByEvent: \(state.groupsByEvent)",
-            "automatic group pending: \(automaticGroupIsPending)",
+            "automatic group pending: \(state.automaticGroupIsPending)",
             "registration disabled: \(state.registrationDisableCount)",
         ].joined(separator: ", ")
     }

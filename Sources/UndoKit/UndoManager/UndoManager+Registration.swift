@@ -138,7 +138,6 @@ extension UndoManager {
     func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
-                redoStackWillChangeInScope()
                 endRedoForNewEdit(closedNewStep: false)
                 settle()
                 // Observers hear of a registration only here (redo ended) and when it opens
@@ -160,14 +159,14 @@ extension UndoManager {
     /// group, through ``beginUndoGrouping()``. The test is inline: every registration makes it.
     @inline(__always)
     func openAutomaticGroupIfNeeded() {
-        guard state.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
+        guard state.groupsByEvent && !state.automaticGroupIsPending && currentStack.nesting == 0 else { return }
         openAutomaticGroup()
     }
 
     private func openAutomaticGroup() {
-        automaticGroupIsPending = true
+        state.automaticGroupIsPending = true
         state.automaticGroupIsOpen = true
-        if !isScheduledOnRunLoop {
+        if !state.isScheduledOnRunLoop {
             runLoop.schedule(self)
         } else {
             // Still listed for a group of this pass it ended early (endEventGroup(), undo()):

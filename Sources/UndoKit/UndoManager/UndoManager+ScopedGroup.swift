@@ -189,7 +189,7 @@ extension UndoManager {
         // An event group the scope opened goes too if empty, so the end of the event closes
         // nothing (closing an empty group would clear the redo stack, spec R10.6).
         if savepoint.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
-            automaticGroupIsPending = false
+            state.automaticGroupIsPending = false
             state.automaticGroupIsOpen = false
         }
         if case .open(let saved) = savepoint.outerGroup, saved != nil || undoStack.topMetadata != nil {

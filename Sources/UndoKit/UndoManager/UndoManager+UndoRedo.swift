@@ -4,9 +4,9 @@ extension UndoManager {
     /// undoes through ``undoNestedGroup()``, as Apple documents, so overrides of both run.
     func undoClosingTheAutomaticGroup() {
         post(.checkpoint)
-        if !isBusy && automaticGroupIsPending && undoStack.nesting == 1 {
+        if !isBusy && state.automaticGroupIsPending && undoStack.nesting == 1 {
             endUndoGroupingThroughOverrides(from: "undo()")
-            automaticGroupIsPending = false
+            state.automaticGroupIsPending = false
         }
         guard undoStack.nesting == 0 && !state.isRedoing else {
             programmerError(in: PublicCall("undo()"), "undo was called with too many nested undo groups")
