@@ -97,7 +97,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && MainQueue.isCurrent {
             // Inside a main-actor job: a main-queue block runs after it.
             mainQueueTickIsScheduled = true
-            let reference = MainQueueBoundReference(self)
+            let reference = ConfinedReference(self, runLoop: nil)
             DispatchQueue.main.async {
                 reference.object?.fireMainQueueTick()
             }

@@ -301,7 +301,7 @@ final class RunLoopTicks {
         let id = nextPerformID
         nextPerformID += 1
         let modes = missing.sorted { $0.rawValue < $1.rawValue }
-        let reference = RunLoopBoundReference(self, runLoop: runLoop)
+        let reference = ConfinedReference(self, runLoop: runLoop)
         // Two ways to one tick. The block runs when the current timer or source is handled:
         // the end of the event. But a block queued from inside another block would wait for
         // the next event, merging the two; the timer, due now, wakes the loop.
@@ -336,23 +336,23 @@ final class RunLoopTicks {
     }
 }
 
-/// Carries a weak reference to an object confined to one run loop's thread into the
-/// `@Sendable` blocks that run loop runs.
+/// Carries a weak reference to an object confined to one run loop's thread, or to the main
+/// queue (`runLoop` `nil`), into the `@Sendable` blocks that run there.
 ///
 /// `@unchecked Sendable` is safe: `_object` is written only by `init`, and read only through
-/// ``object``, which traps off `runLoop`'s thread (the runtime zeroes a weak reference
-/// atomically, so deallocation is no race either); `runLoop` is immutable.
-final class RunLoopBoundReference<Object: AnyObject>: @unchecked Sendable {
+/// ``object``, which traps anywhere else (the runtime zeroes a weak reference atomically, so
+/// deallocation is no race either); `runLoop` is immutable.
+final class ConfinedReference<Object: AnyObject>: @unchecked Sendable {
     private weak var _object: Object?
-    private let runLoop: RunLoop
+    private let runLoop: RunLoop?
 
-    init(_ object: Object, runLoop: RunLoop) {
+    init(_ object: Object, runLoop: RunLoop?) {
         self._object = object
         self.runLoop = runLoop
     }
 
     var object: Object? {
-        precondition(RunLoop.current === runLoop, "a run-loop-bound reference was used on another thread")
+        precondition(runLoop.map { RunLoop.current === $0 } ?? MainQueue.isCurrent, "a confined reference was used elsewhere")
         return _object
     }
 }
