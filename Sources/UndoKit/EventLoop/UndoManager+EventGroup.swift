@@ -17,20 +17,9 @@ extension UndoManager {
     /// // At the end of the event, the tick finds nothing armed and does nothing.
     /// ```
     ///
-    /// Apple's `UndoManager` has no such call, and ``endUndoGrouping()`` is a trap (spec R17):
-    /// the end of the event still expects to close the group, so the next registration in the
-    /// event stops the program ("must begin a group before registering undo"), and so does
-    /// the end of the event ("endUndoGrouping called with no matching begin"). This method
-    /// also cancels the pending close:
-    ///
-    /// ```swift
-    /// manager.registerUndo(withTarget: text) { $0.restore(before) }
-    /// manager.endEventGroup()     // closed and disarmed
-    /// manager.registerUndo(withTarget: text) { $0.restore(middle) }   // opens a new step
-    /// manager.runLoop.tick()      // closes it: two undo steps, no trap
-    /// ```
-    ///
-    /// It closes the group with ``endUndoGrouping()``, so it posts what the end of the event
+    /// Apple's `UndoManager` has no such call, and ``endUndoGrouping()`` there is a trap (spec
+    /// R17) that this method avoids by also cancelling the pending close (see
+    /// <doc:GroupingAndTheEventLoop>). It closes the group with ``endUndoGrouping()``, so it posts what the end of the event
     /// posts, and an empty automatic group stays as an undo step and clears the redo stack. It
     /// closes the group even if ``groupsByEvent`` was turned off since; modes do not matter.
     ///
