@@ -1,15 +1,9 @@
 import Foundation
 
-/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its stacks:
-/// the steps off the current path, and the steps' dates and visits.
-///
-/// A node is a step, named by its ``StepID``. The current path is on the stacks: the undo
-/// stack from the first step to the current one, the redo stack the path ``UndoManager/redo()``
-/// follows. Every other node is a `BranchStep`, in the form the redo stack holds it, as a new
-/// edit takes the redo stack's steps off the path as a branch.
-///
-/// Made the first time the tree is asked for; from then on each step that closes gets a date,
-/// and the visits that trimming and redo follow are counted.
+/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its stacks,
+/// which hold the current path: the steps off it (each a `BranchStep`, in the form the redo
+/// stack held it), and the steps' dates and visits, recorded from the first time the tree is
+/// asked for.
 final class HistoryTreeState {
     /// A step off the current path.
     struct BranchStep {

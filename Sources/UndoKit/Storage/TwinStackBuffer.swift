@@ -38,14 +38,6 @@ struct TwinStackBuffer: ~Copyable {
     /// The undo stack's side, then the redo stack's; allocated apart, so that each view keeps
     /// the address of its own.
     fileprivate let sides: UnsafeMutablePointer<Side>
-    private var undoSide: Side {
-        get { sides[0] }
-        set { sides[0] = newValue }
-    }
-    private var redoSide: Side {
-        get { sides[1] }
-        set { sides[1] = newValue }
-    }
     private(set) var capacity = 0
     /// Slots neither stack uses; an append grows the buffer when there are none.
     fileprivate(set) var freeSlots = 0
@@ -64,9 +56,9 @@ struct TwinStackBuffer: ~Copyable {
     }
 
     deinit {
-        undoSide.origin.deinitialize(count: undoSide.extent)
-        (redoSide.origin - (redoSide.extent - 1)).deinitialize(count: redoSide.extent)
-        StackMemory.deallocate(undoSide.origin)
+        sides[0].origin.deinitialize(count: sides[0].extent)
+        (sides[1].origin - (sides[1].extent - 1)).deinitialize(count: sides[1].extent)
+        StackMemory.deallocate(sides[0].origin)
         sides.deallocate()
         evacuatedGroups.deinitialize(count: 2)
         evacuatedGroups.deallocate()
@@ -93,10 +85,10 @@ struct TwinStackBuffer: ~Copyable {
     /// slots are in reach again; `false` if the redo stack holds entries.
     @discardableResult
     mutating func sinkEmptyRedoSide() -> Bool {
-        guard redoSide.count == 0 && redoSide.detached == 0 else { return false }
-        let end = undoSide.origin + capacity - 1
-        freeSlots += end - redoSide.origin
-        redoSide.origin = end
+        guard sides[1].count == 0 && sides[1].detached == 0 else { return false }
+        let end = sides[0].origin + capacity - 1
+        freeSlots += end - sides[1].origin
+        sides[1].origin = end
         return true
     }
 
@@ -120,14 +112,14 @@ struct TwinStackBuffer: ~Copyable {
         }
         let newCapacity = Swift.max(capacity - freeSlots + extra, 2 * capacity, 16)
         // The redo stack's block, detached group included, ends at its origin.
-        let redoExtent = redoSide.extent
-        let redoEnd = redoSide.origin - undoSide.origin
-        let base = StackMemory.reallocate(undoSide.origin, capacity: newCapacity)
+        let redoExtent = sides[1].extent
+        let redoEnd = sides[1].origin - sides[0].origin
+        let base = StackMemory.reallocate(sides[0].origin, capacity: newCapacity)
         // Copied where it was; moved to the new end (moveInitialize allows the overlap).
         (base + newCapacity - redoExtent).moveInitialize(from: base + redoEnd - redoExtent + 1, count: redoExtent)
         freeSlots += (newCapacity - 1) - redoEnd
-        undoSide.origin = base
-        redoSide.origin = base + newCapacity - 1
+        sides[0].origin = base
+        sides[1].origin = base + newCapacity - 1
         capacity = newCapacity
     }
 }
@@ -151,12 +143,8 @@ struct StackEntries {
         @inline(__always) get { side.pointee.count }
     }
 
-    var isEmpty: Bool { count == 0 }
-    var indices: Range<Int> { 0..<count }
-    var last: Entry? { isEmpty ? nil : self[count - 1] }
-
-    /// A copy of the entries, oldest first, for tests and messages.
-    var elements: [Entry] { indices.map { self[$0] } }
+    /// A copy of the entries, oldest first.
+    var elements: [Entry] { elements(in: 0..<count) }
 
     /// A copy of the entries in `range`, oldest first.
     func elements(in range: Range<Int>) -> [Entry] {
@@ -277,12 +265,10 @@ struct StackEntries {
 
     // MARK: A group taken off in place
 
-    /// Takes the entries from `start` on off the stack, leaving them in place for an undo or
-    /// redo to take newest first with ``popDetached()``: nothing is copied, and the other
-    /// stack grows into the slots as they are taken. ``finishDetached(movingRemainsTo:)`` ends
-    /// it. Counts, removals and trimming go on as if the group were gone; an append to this
-    /// stack meanwhile (unusual code in a step) first moves the rest of the group to a buffer
-    /// of its own (``evacuateDetached()``).
+    /// Takes the entries from `start` on off the stack, in place, for an undo or redo to take
+    /// newest first with ``popDetached()`` while the other stack grows into their slots.
+    /// Everything else goes on as if the group were gone; an append to this stack meanwhile
+    /// first moves the rest of the group to a buffer of its own (``evacuateDetached()``).
     func detachSuffix(from start: Int) {
         precondition(side.pointee.detached == 0 && !side.pointee.groupIsEvacuated, "StackEntries: a group is already detached")
         checkRange(start..<count)

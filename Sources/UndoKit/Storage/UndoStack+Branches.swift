@@ -18,8 +18,7 @@ extension UndoStack {
     }
 
     /// Pushes closed top-level groups (as ``popNewestTopLevelGroupEntries()`` takes them),
-    /// oldest first, with their step ids (`groups` holds `ids.count` of them). No group may be
-    /// open.
+    /// oldest first, with their step ids. No group may be open.
     mutating func pushClosedTopLevelGroups(_ groups: [Entry], ids: [StepID]) {
         precondition(openBegins.isEmpty, "UndoStack: a group is open")
         totalCost += Self.topLevelCost(of: groups)

@@ -89,12 +89,7 @@ extension UndoStack {
 
     /// Whether `entries` (a stack's or a parked copy's) hold an action on `target`.
     static func entries(_ entries: [Entry], containActionOn target: ObjectIdentifier) -> Bool {
-        entries.contains { entry in
-            switch entry {
-            case .action(let id, _, _), .singleton(let id, _, _): id == target
-            case .begin, .end: false
-            }
-        }
+        entries.contains { $0.isStep(on: target) }
     }
 
     func containsAction(on target: ObjectIdentifier) -> Bool {
@@ -103,13 +98,8 @@ extension UndoStack {
 
     /// Whether an entry before index `end` is an action on `target`.
     func containsAction(on target: ObjectIdentifier, before end: Int) -> Bool {
-        for index in head..<end {
-            switch entries[index] {
-            case .action(let id, _, _), .singleton(let id, _, _):
-                if id == target { return true }
-            case .begin, .end:
-                continue
-            }
+        for index in head..<end where entries[index].isStep(on: target) {
+            return true
         }
         return false
     }

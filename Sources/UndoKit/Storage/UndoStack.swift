@@ -1,8 +1,5 @@
 /// One undo or redo stack, stored as Apple stores it (spec B): a flat sequence of group marks
-/// and actions, oldest first, so nested groups keep their structure, empty groups survive,
-/// and "the outermost open group" is well defined.
-///
-/// Layout, for the benchmark issue's memory and speed targets:
+/// and actions, oldest first. Layout, for the benchmark issue's memory and speed targets:
 /// - a 32-byte entry holds its step inline (``UndoStep``), so recording a closure that
 ///   captures nothing allocates nothing, and removal by target scans contiguous memory;
 /// - an end mark records how far back its begin mark is: a closed group's metadata and its
@@ -30,19 +27,19 @@ struct UndoStack: ~Copyable {
             .action(step.targetID, step.owner, step.handler)
         }
 
-        /// The step of an action or singleton entry.
-        var step: UndoStep? {
-            switch self {
-            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
-                UndoStep(targetID: id, owner: owner, handler: handler)
-            case .begin, .end:
-                nil
-            }
-        }
-
         /// A kind test that binds no payload, so that it copies (retains) nothing.
         var isSingleton: Bool {
             if case .singleton = self { true } else { false }
+        }
+
+        /// Whether this is a step (an action or a singleton) on `targetID`, binding the
+        /// identity alone, so that it retains nothing.
+        @inline(__always)
+        func isStep(on targetID: ObjectIdentifier) -> Bool {
+            switch self {
+            case .action(let id, _, _), .singleton(let id, _, _): id == targetID
+            case .begin, .end: false
+            }
         }
 
         /// A begin mark's metadata; `nil` for other entries.
@@ -212,23 +209,18 @@ struct UndoStack: ~Copyable {
     /// an undo or redo to take newest first (see ``StackEntries/detachSuffix(from:)``);
     /// ``finishDetachedGroup()`` ends it.
     mutating func detachNewestGroup() {
-        entries.detachSuffix(from: takeNewestGroup())
-    }
-
-    /// Ends a detached group, parking what a step that aborted the run left of it.
-    mutating func finishDetachedGroup() {
-        entries.finishDetached(movingRemainsTo: &dropped)
-    }
-
-    /// The bookkeeping of taking the newest closed group off; returns where it starts.
-    private mutating func takeNewestGroup() -> Int {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
             topLevelCount -= 1
             ledger.stepWillMove(fromUndoStack: isUndoStack)
             totalCost -= entries[start].cost
         }
-        return start
+        entries.detachSuffix(from: start)
+    }
+
+    /// Ends a detached group, parking what a step that aborted the run left of it.
+    mutating func finishDetachedGroup() {
+        entries.finishDetached(movingRemainsTo: &dropped)
     }
 
     /// Removes the open group if it is the only one open and holds nothing; returns whether
@@ -365,12 +357,10 @@ struct UndoStack: ~Copyable {
     // MARK: Counting
 
     /// Apple's `undoCount`/`redoCount` (spec R26): walking from the newest entry, the end
-    /// marks met at relative depth 0 (an end mark deepens the walk, a begin mark raises it).
-    ///
-    /// With no group open, the closed top-level groups: O(1). With one open, the walk starts
-    /// inside it and goes on below its begin mark at negative depth, so it also counts, for
-    /// example, the groups nested one level inside a closed group beside an open one (Apple
-    /// counts 1 after begin, end, end, begin while grouping by event).
+    /// marks met at relative depth 0. With no group open, the top-level groups: O(1). With one
+    /// open, the walk starts inside it and goes on below its begin mark at negative depth, so
+    /// it also counts groups nested in a closed group beside it (Apple counts 1 after begin,
+    /// end, end, begin while grouping by event).
     var appleCount: Int {
         guard !openBegins.isEmpty else { return topLevelCount }
         var count = 0
