@@ -1,8 +1,7 @@
 extension UndoManager {
     /// With branches kept, ``levelsOfUndo`` and ``actionCostLimit`` count every node: while
-    /// over, the least recently visited leaf off the current path goes; with only the path
-    /// left, its oldest step goes, as on Apple platforms. The callers report ``isClean`` and
-    /// end a coalescing run where needed. Returns whether it dropped any step.
+    /// over, the least recently visited leaf off the current path goes, then the path's oldest
+    /// step. Returns whether it dropped any (the callers report ``isClean``, end coalescing).
     @inline(never)
     @discardableResult
     func trimHistoryTree() -> Bool {

@@ -83,9 +83,8 @@ extension UndoManager {
         set { state.coalescingClock = newValue }
     }
 
-    /// Closes the open top-level group as a new step outside undo and redo, merging it into
-    /// the step below if the coalescing rule says so (once a key was ever set). Returns
-    /// whether it was empty.
+    /// Closes the open top-level group as a new step, merging it into the step below if the
+    /// coalescing rule says so (once a key was ever set). Returns whether it was empty.
     func closeNewStepCoalescing() -> Bool {
         guard let outermost = undoStack.openBegins.first,
               case .begin(let closing?) = undoStack.entries[outermost],

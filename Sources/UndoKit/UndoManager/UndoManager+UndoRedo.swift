@@ -206,14 +206,11 @@ extension UndoManager {
         }
     }
 
-    /// Runs the rest of a run of command steps on `model` (loaded and held by the caller) at
-    /// the end of `entries`, newest first, each moved to the current stack as its own inverse:
-    /// the general loop without its per-step dispatch, each step seeing the same checks.
-    /// Stops at an entry of another kind or model, which stays. Returns whether a step aborted
-    /// the invocation (``removeAllActions()``).
-    ///
-    /// A step on the model is recognized by its target identity alone: the model is alive,
-    /// and a step's model reference pins its object's address (see ``ModelReference``).
+    /// Runs the rest of a run of command steps on `model` (loaded and held by the caller),
+    /// newest first, as the general loop would but without its per-step dispatch; stops at an
+    /// entry of another kind or model. Returns whether a step aborted the invocation. A step is
+    /// recognized by its target identity alone: the model is alive, and a step's model
+    /// reference pins its object's address (see ``ModelReference``).
     private func runCommands(on model: Unmanaged<AnyObject>, from entries: StackEntries, executing: Bool) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place; a step on the model is moved out, its command run
