@@ -142,24 +142,13 @@ extension UndoManager {
     }
 
     /// A registration made with ``UndoManager/addEventObserver(_:)`` or
-    /// ``UndoManager/addCleanStateObserver(_:)``: the observation lasts as long as you keep
-    /// this value.
-    ///
-    /// Like Combine's `AnyCancellable`, it ends at ``cancel()`` or when released, whichever
-    /// comes first, and the manager then drops the observer and what it captured. Keep it in
-    /// a property of the object that observes:
+    /// ``UndoManager/addCleanStateObserver(_:)``: like Combine's `AnyCancellable`, the
+    /// observation lasts until ``cancel()`` or until you release this value, whichever comes
+    /// first (<doc:ObservingTheUndoManager>). Release it on the isolation that owns the manager.
     ///
     /// ```swift
-    /// final class DocumentWindow {
-    ///     let manager = UndoManager()
-    ///     var observation: UndoManager.EventObservation?
-    ///     init() {
-    ///         observation = manager.addEventObserver { event in print(event) }
-    ///     }
-    /// }
+    /// observation = manager.addEventObserver { event in print(event) }   // a property
     /// ```
-    ///
-    /// Release it on the isolation that owns the manager (as any use of the manager).
     public final class EventObservation {
         private weak var manager: UndoManager?
         private let id: Int
