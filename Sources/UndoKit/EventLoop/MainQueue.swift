@@ -18,21 +18,3 @@ enum MainQueue {
         DispatchQueue.getSpecific(key: key) == true
     }
 }
-
-/// Carries a weak reference to an object confined to the main queue into the `@Sendable`
-/// blocks the main queue runs.
-///
-/// `@unchecked Sendable` is safe: `_object` is written only by `init`, and read only through
-/// ``object``, which traps off the main queue, the one serial queue that touches the object.
-final class MainQueueBoundReference<Object: AnyObject>: @unchecked Sendable {
-    private weak var _object: Object?
-
-    init(_ object: Object) {
-        self._object = object
-    }
-
-    var object: Object? {
-        precondition(MainQueue.isCurrent, "a main-queue-bound reference was used off the main queue")
-        return _object
-    }
-}

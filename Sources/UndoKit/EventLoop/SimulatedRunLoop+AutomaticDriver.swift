@@ -23,17 +23,10 @@ extension SimulatedRunLoop {
     /// as Apple's schedules its close on the registering thread's run loop.
     /// ``UndoManager/init()`` drives its own loop this way.
     ///
-    /// When a registration opens an automatic group:
-    /// - inside a pass of the thread's Foundation run loop, the tick is at the end of the
-    ///   pass, as with ``drive(with:)-(RunLoopDriver)``;
-    /// - inside a main-actor job the main queue runs (a `@MainActor` task of an `async`
-    ///   `main`), the tick runs after the job, as with ``drive(with:)-(MainDriver)``;
-    /// - anywhere else (code outside any loop, another actor, a plain `DispatchQueue.main`
-    ///   block) the group stays open until you tick, call ``UndoManager/endEventGroup()`` or
-    ///   undo, like Apple's manager in a process whose run loop never runs.
-    ///
-    /// So it never ticks where the program did not give up control (tests stay deterministic)
-    /// and never queues work on a loop that is not running.
+    /// Inside a pass of the thread's Foundation run loop it ticks at the end of the pass, as
+    /// ``drive(with:)-(RunLoopDriver)`` does; inside a main-actor job, after the job, as
+    /// ``drive(with:)-(MainDriver)`` does; anywhere else never, so the group stays open until
+    /// you tick, call ``UndoManager/endEventGroup()`` or undo (<doc:GroupingAndTheEventLoop>).
     ///
     /// The tick runs on the thread that registered, so a manager must stay on that thread (or
     /// actor) while its event is open. Driving replaces the previous driver; ``stopDriving()``
@@ -97,7 +90,7 @@ final class CallerEventLoopDriver: SimulatedRunLoopDriver {
         } else if !mainQueueTickIsScheduled && Self.isRunningAsynchronousWork && MainQueue.isCurrent {
             // Inside a main-actor job: a main-queue block runs after it.
             mainQueueTickIsScheduled = true
-            let reference = MainQueueBoundReference(self)
+            let reference = ConfinedReference(self, runLoop: nil)
             DispatchQueue.main.async {
                 reference.object?.fireMainQueueTick()
             }

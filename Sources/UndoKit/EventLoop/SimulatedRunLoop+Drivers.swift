@@ -72,19 +72,13 @@ extension SimulatedRunLoop {
     }
 
     /// Ticks the loop at the end of each pass of the calling thread's Foundation run loop, in
-    /// the modes its managers list in ``UndoManager/runLoopModes``.
+    /// the pass's mode (a default-mode pass also counts as `.common`).
     ///
-    /// When a manager opens its automatic group, the driver schedules one tick in that
-    /// manager's modes, as a block (`RunLoop.perform(inModes:block:)`) and as a timer due now
-    /// (a block does not wake a sleeping run loop); whichever runs first ticks. So what one
-    /// input event registers is one undo step. The tick is in the run loop's current mode; a
-    /// pass in the default mode also counts as one in `.common`. A manager whose modes the
-    /// run loop never enters stays open, as on Apple platforms.
-    ///
-    /// The run loop has to run. On Linux an `async` `main` never runs the main thread's run
-    /// loop: use ``drive(with:)-(MainDriver)`` there. The loop and its managers then belong to
-    /// this thread: a registration on another stops the program. Driving replaces the previous
-    /// driver; ``stopDriving()`` ends it. Groups already open close at the end of the pass.
+    /// So what one input event registers is one undo step; a manager whose modes the run loop
+    /// never enters stays open, as on Apple platforms. The run loop has to run (on Linux an
+    /// `async` `main` never runs the main thread's: use ``drive(with:)-(MainDriver)``). The
+    /// loop and its managers then belong to this thread: a registration on another stops the
+    /// program. Driving replaces the previous driver; see <doc:GroupingAndTheEventLoop>.
     ///
     /// ```swift
     /// Thread {
@@ -103,16 +97,11 @@ extension SimulatedRunLoop {
     /// Ticks the loop after the current main-queue work item or main-actor job, in the
     /// default mode (which also counts as `.common`).
     ///
-    /// When a manager opens its automatic group, the driver enqueues one tick on the main
-    /// queue (``MainDriver/mainQueue``) or as a main-actor task (``MainDriver/mainActor``);
-    /// work already waiting runs before it and joins the event. A manager that lists neither
-    /// the default mode nor `.common` is left for you to tick by hand.
-    ///
-    /// The loop and its managers become main-actor state; a registration off the main actor
-    /// stops the program. On Linux the main queue runs when the program has an `async` `main`
-    /// (or calls `dispatchMain()`), or when the main thread runs its run loop. Driving
-    /// replaces the previous driver; ``stopDriving()`` ends it. Groups already open close at
-    /// the end of the current job.
+    /// The tick is a main-queue block (``MainDriver/mainQueue``) or a main-actor task
+    /// (``MainDriver/mainActor``) enqueued when a manager opens its automatic group; work
+    /// already waiting joins the event. The loop and its managers become main-actor state; a
+    /// registration off the main actor stops the program. Driving replaces the previous
+    /// driver; see <doc:GroupingAndTheEventLoop> for when the main queue runs on Linux.
     ///
     /// ```swift
     /// @MainActor final class NotesWindow {
@@ -301,7 +290,7 @@ final class RunLoopTicks {
         let id = nextPerformID
         nextPerformID += 1
         let modes = missing.sorted { $0.rawValue < $1.rawValue }
-        let reference = RunLoopBoundReference(self, runLoop: runLoop)
+        let reference = ConfinedReference(self, runLoop: runLoop)
         // Two ways to one tick. The block runs when the current timer or source is handled:
         // the end of the event. But a block queued from inside another block would wait for
         // the next event, merging the two; the timer, due now, wakes the loop.
@@ -336,23 +325,23 @@ final class RunLoopTicks {
     }
 }
 
-/// Carries a weak reference to an object confined to one run loop's thread into the
-/// `@Sendable` blocks that run loop runs.
+/// Carries a weak reference to an object confined to one run loop's thread, or to the main
+/// queue (`runLoop` `nil`), into the `@Sendable` blocks that run there.
 ///
 /// `@unchecked Sendable` is safe: `_object` is written only by `init`, and read only through
-/// ``object``, which traps off `runLoop`'s thread (the runtime zeroes a weak reference
-/// atomically, so deallocation is no race either); `runLoop` is immutable.
-final class RunLoopBoundReference<Object: AnyObject>: @unchecked Sendable {
+/// ``object``, which traps anywhere else (the runtime zeroes a weak reference atomically, so
+/// deallocation is no race either); `runLoop` is immutable.
+final class ConfinedReference<Object: AnyObject>: @unchecked Sendable {
     private weak var _object: Object?
-    private let runLoop: RunLoop
+    private let runLoop: RunLoop?
 
-    init(_ object: Object, runLoop: RunLoop) {
+    init(_ object: Object, runLoop: RunLoop?) {
         self._object = object
         self.runLoop = runLoop
     }
 
     var object: Object? {
-        precondition(RunLoop.current === runLoop, "a run-loop-bound reference was used on another thread")
+        precondition(runLoop.map { RunLoop.current === $0 } ?? MainQueue.isCurrent, "a confined reference was used elsewhere")
         return _object
     }
 }

@@ -89,10 +89,10 @@ public final class SimulatedRunLoop {
         swap(&pending, &due)
         for index in due.indices {
             guard let manager = due[index].manager else { continue }
-            manager.isScheduledOnRunLoop = false
+            manager.state.isScheduledOnRunLoop = false
             if !manager.endOfEvent(mode: modeFor(manager)) {
                 // Still waiting (another mode, or grouping by event off): no new arm for the driver.
-                manager.isScheduledOnRunLoop = true
+                manager.state.isScheduledOnRunLoop = true
                 pending.append(due[index])
             }
         }
@@ -106,12 +106,12 @@ public final class SimulatedRunLoop {
     /// manager.runLoop.hasPendingEvents   // true
     /// ```
     public var hasPendingEvents: Bool {
-        pending.contains { $0.manager?.automaticGroupIsPending ?? false }
+        pending.contains { $0.manager?.state.automaticGroupIsPending ?? false }
     }
 
     /// A manager opened its automatic group: it waits for the end of the pass.
     func schedule(_ manager: UndoManager) {
-        manager.isScheduledOnRunLoop = true
+        manager.state.isScheduledOnRunLoop = true
         pending.append(WeakManager(manager: manager))
         driver?.loopDidArm()
     }
@@ -127,7 +127,7 @@ public final class SimulatedRunLoop {
     var closableModes: Set<RunLoop.Mode> {
         var modes: Set<RunLoop.Mode> = []
         for entry in pending {
-            guard let manager = entry.manager, manager.automaticGroupIsPending, manager.state.groupsByEvent else { continue }
+            guard let manager = entry.manager, manager.state.automaticGroupIsPending, manager.state.groupsByEvent else { continue }
             modes.formUnion(manager.state.runLoopModes)
         }
         return modes

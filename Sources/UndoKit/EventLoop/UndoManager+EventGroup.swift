@@ -17,20 +17,9 @@ extension UndoManager {
     /// // At the end of the event, the tick finds nothing armed and does nothing.
     /// ```
     ///
-    /// Apple's `UndoManager` has no such call, and ``endUndoGrouping()`` is a trap (spec R17):
-    /// the end of the event still expects to close the group, so the next registration in the
-    /// event stops the program ("must begin a group before registering undo"), and so does
-    /// the end of the event ("endUndoGrouping called with no matching begin"). This method
-    /// also cancels the pending close:
-    ///
-    /// ```swift
-    /// manager.registerUndo(withTarget: text) { $0.restore(before) }
-    /// manager.endEventGroup()     // closed and disarmed
-    /// manager.registerUndo(withTarget: text) { $0.restore(middle) }   // opens a new step
-    /// manager.runLoop.tick()      // closes it: two undo steps, no trap
-    /// ```
-    ///
-    /// It closes the group with ``endUndoGrouping()``, so it posts what the end of the event
+    /// Apple's `UndoManager` has no such call, and ``endUndoGrouping()`` there is a trap (spec
+    /// R17) that this method avoids by also cancelling the pending close (see
+    /// <doc:GroupingAndTheEventLoop>). It closes the group with ``endUndoGrouping()``, so it posts what the end of the event
     /// posts, and an empty automatic group stays as an undo step and clears the redo stack. It
     /// closes the group even if ``groupsByEvent`` was turned off since; modes do not matter.
     ///
@@ -42,7 +31,7 @@ extension UndoManager {
         guard canEndEventGroup else { return false }
         // The order of the end of an event (spec R15): disarm first, so a registration made
         // by a did-close observer opens the next automatic group.
-        automaticGroupIsPending = false
+        state.automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "endEventGroup()")
         publishObservableChanges()
         return true
@@ -50,7 +39,7 @@ extension UndoManager {
 
     /// Whether ``endEventGroup()`` would close a group now: an armed manager's only open group.
     var canEndEventGroup: Bool {
-        automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
+        state.automaticGroupIsPending && state.automaticGroupIsOpen && !isBusy && registrationIsEnabled
             && undoStack.nesting == 1
     }
 

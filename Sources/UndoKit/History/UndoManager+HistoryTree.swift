@@ -85,13 +85,13 @@ extension UndoManager {
         var previous: StepID?
         for (index, (id, name)) in zip(path.undo + path.redo, names.0 + names.1).enumerated() {
             steps.append(UndoTree.Step(
-                id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.date(of: id),
+                id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.records[id]?.date,
                 isStale: metadata.map { isStale(id, metadata: $0[index]) } ?? false))
             previous = id
         }
         for (id, step) in tree.branches {
             steps.append(UndoTree.Step(
-                id: id.rawValue, parent: step.parent?.rawValue, actionName: step.name, date: tree.date(of: id),
+                id: id.rawValue, parent: step.parent?.rawValue, actionName: step.metadata?.name ?? "", date: tree.records[id]?.date,
                 isStale: isStale(id, metadata: step.metadata)))
         }
         steps.sort { $0.id < $1.id }

@@ -20,9 +20,10 @@ extension UndoManager {
 
     /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied; with
     /// them it becomes a branch below the current node (before `closedNewStep`, an empty group
-    /// that just closed), a clean mark among its steps with it.
+    /// that just closed), a clean mark among its steps with it. A scope parks it first.
     @inline(__always)
     func endRedoForNewEdit(closedNewStep: Bool) {
+        redoStackWillChangeInScope()
         if let tree = state.historyTree, tree.keepsBranches {
             detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
         } else {
@@ -47,7 +48,7 @@ extension UndoManager {
         precondition(redoStack.isEmpty, "UndoManager: attaching a branch over redo steps")
         for id in chain.reversed() {
             guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
-            redoStack.pushClosedTopLevelGroup(step.entries, id: id)
+            redoStack.pushClosedTopLevelGroups(step.entries, ids: [id])
         }
     }
 
@@ -61,10 +62,10 @@ extension UndoManager {
                     + "not from an undo or redo handler"
             )
         }
-        if automaticGroupIsPending && undoStack.nesting == 1 {
+        if state.automaticGroupIsPending && undoStack.nesting == 1 {
             // As undo() does: the event's edits so far become a step first.
             endUndoGroupingThroughOverrides(from: call.name)
-            automaticGroupIsPending = false
+            state.automaticGroupIsPending = false
         }
         guard undoStack.nesting == 0 else {
             programmerError(

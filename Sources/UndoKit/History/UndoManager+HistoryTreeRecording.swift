@@ -47,60 +47,34 @@ extension UndoManager {
         }
     }
 
-    /// After a top-level undo; `gone` is the undone step if it left the stacks (its redo
-    /// group stayed empty).
+    /// After a top-level undo, or a redo (`undone` false) once its group closed, `topLevel`
+    /// if no group was open around it; `gone` is the step if it left the stacks (its undo
+    /// left nothing to redo, its redo recorded no undo step or an open group took its actions).
     @inline(never)
-    func historyTreeAfterTopLevelUndo(stepThatLeft gone: StepID?) {
-        guard let tree = state.historyTree else { return }
-        let current = undoStack.steps.last
-        tree.visit(current)
-        // Unless its undo left nothing to redo, the undone step is the next redo.
-        if let id = gone {
-            // A mark on a branch below it needs its changes, which nothing can redo now.
-            if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: id, in: tree) {
-                ledger.cleanMark = .unreachable
-            }
-            stepLeftTheTree(id, parent: current, in: tree)
-        }
-    }
-
-    /// After a redo, once its group closed; `gone` is the redone step if it left the stacks,
-    /// `topLevel` if no group was open around it.
-    @inline(never)
-    func historyTreeAfterRedo(stepThatLeft gone: StepID?, topLevel: Bool) {
-        guard let tree = state.historyTree else { return }
-        let current = undoStack.steps.last
+    func historyTreeAfterUndoOrRedo(stepThatLeft gone: StepID?, undone: Bool, topLevel: Bool = true) {
         if topLevel {
-            tree.visit(current)
+            state.historyTree?.visit(undoStack.steps.last)
         }
-        // Unless it recorded no undo step or an open group took its actions, it is current.
-        if let id = gone {
-            if let mark = branchCleanMark(in: tree) {
-                // Top level: its changes stay with no step to undo them, so only a mark below
-                // it is reachable. Nested: a mark below it needs a step that is gone.
-                let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
-                if topLevel ? !markIsBelow : markIsBelow {
-                    ledger.cleanMark = .unreachable
-                }
-            }
-            stepLeftTheTree(id, parent: current, in: tree)
+        if let gone {
+            // A top-level redo's changes stay, as a dropped undo step's do.
+            historyTreeAfterDrop(of: gone, changesStay: !undone && topLevel)
         }
     }
 
-    /// After a stale step was dropped without running (``UndoManager/removeNextUndoStep()``,
-    /// or the ``StaleStepPolicy/skip`` policy): an undo step's changes stay (`changesStay`),
-    /// as a redo that recorded nothing leaves them; a redo step's are never made, as an undo
-    /// that recorded nothing leaves it. The same rules for a mark on a branch.
+    /// After a step left without a step to take it back: an undo that recorded nothing, a
+    /// redo, a stale step dropped without running (``UndoManager/removeNextUndoStep()``, the
+    /// ``StaleStepPolicy/skip`` policy). If its changes stay (a top-level redo, a dropped undo
+    /// step), only a mark on a branch below it stays reachable; if not, such a mark needs
+    /// changes nothing can make now.
     func historyTreeAfterDrop(of id: StepID, changesStay: Bool) {
         guard let tree = state.historyTree else { return }
-        let current = undoStack.steps.last
         if let mark = branchCleanMark(in: tree) {
             let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
             if changesStay ? !markIsBelow : markIsBelow {
                 ledger.cleanMark = .unreachable
             }
         }
-        stepLeftTheTree(id, parent: current, in: tree)
+        stepLeftTheTree(id, parent: undoStack.steps.last, in: tree)
     }
 
     /// The step the clean mark is after, if it lies on a branch.

@@ -1,8 +1,7 @@
 extension UndoManager {
     /// With branches kept, ``levelsOfUndo`` and ``actionCostLimit`` count every node: while
-    /// over, the least recently visited leaf off the current path goes; with only the path
-    /// left, its oldest step goes, as on Apple platforms. The callers report ``isClean`` and
-    /// end a coalescing run where needed. Returns whether it dropped any step.
+    /// over, the least recently visited leaf off the current path goes, then the path's oldest
+    /// step. Returns whether it dropped any (the callers report ``isClean``, end coalescing).
     @inline(never)
     @discardableResult
     func trimHistoryTree() -> Bool {
@@ -34,7 +33,7 @@ extension UndoManager {
             }
             if let leaf {
                 if leaf.onBranch {
-                    droppedBranches.append(tree.removeBranch(leaf.id)!)
+                    droppedBranches.append(tree.takeBranch(leaf.id)!)
                     ledger.stepLeft(leaf.id)
                 } else {
                     redoStack.dropOldestGroup()
@@ -107,13 +106,16 @@ extension UndoManager {
         var removedActions = false
         for id in tree.branches.keys.sorted() {
             guard var step = tree.branches[id] else { continue }
-            if let kept = HistoryTreeState.removingActions(on: target, from: step.entries) {
-                removedActions = removedActions || kept.count != step.entries.count
-                step.entries = kept
+            let removal = step.entries.withUnsafeMutableBufferPointer {
+                UndoStack.removeActions(on: target, in: $0, from: 0, to: $0.count)
+            }
+            if removal.removedOrdinals.isEmpty {
+                removedActions = removedActions || removal.keptEnd != step.entries.count
+                step.entries.removeSubrange(removal.keptEnd...)
                 tree.branches[id] = step
             } else {
                 movedUp[id] = step.parent
-                removed.append(tree.removeBranch(id)!)
+                removed.append(tree.takeBranch(id)!)
                 ledger.stepLeft(id)
                 removedActions = true
             }

@@ -103,14 +103,11 @@ extension UndoManager {
         try Self.checkTree(of: history)
         let ids = restoredStepIDs(for: history)
         let nextStepID = ledger.nextStepID
-        // Each step closes under its saved id: the id the next new step gets.
         for (step, id) in zip(history.redoSteps, ids.redo) {
-            ledger.nextStepID = id.rawValue
-            push(step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
+            push(step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
         }
         for (step, id) in zip(history.undoSteps, ids.undo) {
-            ledger.nextStepID = id.rawValue
-            push(step, onto: &undoStack, model: modelReference(for: model), runsExecute: false, isStep: true)
+            push(step, id: id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
         }
         let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
@@ -191,8 +188,7 @@ extension UndoManager {
             for branch in history.branches {
                 // Built on the redo stack, which holds a branch step's form, and taken off.
                 let id = StepID(rawValue: branch.step.id!.rawValue)
-                ledger.nextStepID = id.rawValue
-                push(branch.step, onto: &redoStack, model: modelReference(for: model), runsExecute: true, isStep: true)
+                push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
                 tree.addBranch(
@@ -222,13 +218,17 @@ extension UndoManager {
         }
     }
 
-    /// Pushes `group` onto `stack` as a closed group: a step, or nested in the one pushed.
+    /// Pushes `group` onto `stack` as a closed group: step `id` (which its close gives it, as
+    /// the id the next new step gets), or, with no id, nested in the one pushed.
     private func push<Command: UndoableCommand>(
-        _ group: UndoHistory<Command>.Group, onto stack: inout UndoStack,
-        model reference: ModelReference, runsExecute: Bool, isStep: Bool
+        _ group: UndoHistory<Command>.Group, id: StepID?, onto stack: inout UndoStack,
+        model reference: ModelReference, runsExecute: Bool
     ) where Command.Model: AnyObject {
+        if let id {
+            ledger.nextStepID = id.rawValue
+        }
         stack.pushBegin()
-        if isStep && (group.actionName != nil || group.isDiscardable || group.parts != nil) {
+        if id != nil && (group.actionName != nil || group.isDiscardable || group.parts != nil) {
             let metadata = stack.openTopMetadata()
             metadata.name = group.actionName
             metadata.isDiscardable = group.isDiscardable
@@ -239,7 +239,7 @@ extension UndoManager {
             case .command(let command):
                 stack.pushCommand(CommandEntry.make(command, on: reference, runsExecute: runsExecute))
             case .group(let nested):
-                push(nested, onto: &stack, model: reference, runsExecute: runsExecute, isStep: false)
+                push(nested, id: nil, onto: &stack, model: reference, runsExecute: runsExecute)
             }
         }
         stack.closeGroup(discardIfEmpty: false)
@@ -270,7 +270,7 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
             var step = group
             let id = ids[steps.count]
             step.id = UndoTree.NodeID(rawValue: id.rawValue)
-            step.date = tree.date(of: id)
+            step.date = tree.records[id]?.date
             steps.append(step)
         }
         for entry in entries {

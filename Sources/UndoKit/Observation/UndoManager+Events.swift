@@ -21,7 +21,7 @@ extension UndoManager {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let id = makeObserverID()
         state.eventStreams.append((id, continuation))
-        eventObservers.append((id, { [weak self] event in
+        state.eventObservers.append((id, { [weak self] event in
             // Removed here, on the manager's isolation (a termination handler may run anywhere).
             if case .terminated = continuation.yield(event) {
                 self?.removeObserver(id: id)

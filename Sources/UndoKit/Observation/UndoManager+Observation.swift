@@ -91,12 +91,8 @@ extension UndoManager {
     @inline(__always)
     func publishObservableChanges() {
         if state.observedProperties != 0 {
-            publishObservableChangesNow()
+            publishObservableChanges(among: state.observedProperties)
         }
-    }
-
-    private func publishObservableChangesNow() {
-        publishObservableChanges(among: state.observedProperties)
     }
 
     /// Announces the properties among `candidates` that are watched and changed.

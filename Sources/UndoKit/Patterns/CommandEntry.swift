@@ -1,9 +1,6 @@
-/// A command recorded by ``UndoManager/perform(_:on:)``: its one allocation, held by an
-/// ``UndoStep`` that moves between the stacks. A step is never copied, so the entry holds the
-/// command as the previous call left it, as ``UndoableCommand`` promises.
-///
-/// History code makes one with ``make(_:on:runsExecute:)``, pushes it with
-/// ``UndoStack/pushCommand(_:)`` and reads it back with ``UndoStack/Entry/commandEntry``.
+/// A command recorded by ``UndoManager/perform(_:on:)``: its one allocation, held by a step
+/// that moves between the stacks and is never copied, so the entry holds the command as the
+/// previous call left it. History code makes one with ``make(_:on:runsExecute:)``.
 class CommandEntry: UndoStepOwner {
     /// Whether the next run calls `execute(on:)` (a redo) rather than `undo(on:)`; each run
     /// flips it. Declared first, to pack beside ``UndoStepOwner/isCommand`` (a 32-byte
@@ -52,11 +49,6 @@ class CommandEntry: UndoStepOwner {
     }
 
     /// A new entry for history code (``UndoManager/perform(_:on:)`` uses a cached metatype).
-    ///
-    /// ```swift
-    /// let entry = CommandEntry.make(AddItem(title: "Milk"), on: ModelReference(list), runsExecute: false)
-    /// manager.undoStack.pushCommand(entry)   // inside an open group
-    /// ```
     static func make<Command: UndoableCommand>(
         _ command: Command, on model: ModelReference, runsExecute: Bool
     ) -> CommandEntry where Command.Model: AnyObject {
@@ -65,9 +57,7 @@ class CommandEntry: UndoStepOwner {
 }
 
 /// The weak reference to the model of commands (spec H3), shared by consecutive commands on
-/// the same object, as ``ActionTarget`` is by closures: a command then costs no weak
-/// reference of its own (atomic operations on the side table), and undo and redo load the
-/// model once for a run of steps with the same reference.
+/// the same object as ``ActionTarget`` is by closures; undo and redo load it once per run.
 final class ModelReference {
     weak let object: AnyObject?
     /// `ObjectIdentifier(object)` as it was when made.
@@ -264,21 +254,7 @@ final class InlineCommandOwner<Command: UndoableCommand>: CommandEntry where Com
 
 extension UndoStack {
     /// Pushes a command's step into the innermost open group.
-    ///
-    /// ```swift
-    /// manager.undoStack.pushBegin()
-    /// manager.undoStack.pushCommand(CommandEntry.make(AddItem(title: "Milk"), on: list, runsExecute: false))
-    /// manager.undoStack.closeGroup(discardIfEmpty: false)
-    /// ```
     mutating func pushCommand(_ entry: CommandEntry) {
         pushAction(UndoStep(command: entry))
-    }
-}
-
-extension UndoStack.Entry {
-    /// The command of a step recorded by ``UndoManager/perform(_:on:)``; `nil` for group
-    /// marks and registered closures.
-    var commandEntry: CommandEntry? {
-        step?.commandEntry
     }
 }

@@ -91,14 +91,9 @@ extension UndoManager {
     /// model, most of the time of undoing a one-step group. Allocation is as with
     /// ``perform(_:on:)``.
     ///
-    /// **Lifetime.** The manager holds `model` strongly until the last step that refers to it
-    /// is gone: removed (``removeAllActions()``, ``removeAllActions(withTarget:)``), trimmed
-    /// (``levelsOfUndo``, ``actionCostLimit``), cleared (a new registration discards the redo
-    /// steps; ``keepsRedoBranches`` keeps them as branches, which hold the model in turn), or
-    /// the manager deallocated; an undone step becomes the redo step, which holds the model
-    /// too. A model that holds its manager strongly makes a cycle that only removing its steps
-    /// breaks (call `removeAllActions(withTarget: model)` when the document closes, or hold
-    /// the manager weakly). Steps performed with ``perform(_:on:)`` on the same model stay weak.
+    /// The manager holds `model` until the last step that refers to it is removed, trimmed,
+    /// cleared or deallocated; a model that holds its manager strongly makes a cycle that only
+    /// removing its steps breaks. <doc:UsingCommands> gives the lifetime precisely.
     ///
     /// ```swift
     /// let manager = UndoManager()

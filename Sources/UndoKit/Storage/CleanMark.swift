@@ -1,10 +1,7 @@
-/// Where ``UndoManager/markClean()`` left the clean mark, named by step (see ``StepID``).
-///
-/// A position is "after the undo stack's newest step", so the manager is clean exactly when
-/// that step is the marked one, wherever it has been meanwhile (the redo stack, a branch).
-/// Moving steps never changes the mark; cutting the path to it does (a step on it removed or
-/// trimmed, an undo that kept no inverse, a redo that recorded none), making it `unreachable`
-/// until the next ``UndoManager/markClean()``.
+/// Where ``UndoManager/markClean()`` left the clean mark: after a step, so the manager is
+/// clean exactly when that step is the undo stack's newest, wherever it has been meanwhile.
+/// Moving steps never changes the mark; cutting the path to it (a step on it removed or
+/// trimmed, an undo that kept no inverse, a redo that recorded none) makes it `unreachable`.
 enum CleanMark: Equatable {
     /// Before the first step: clean when the undo stack holds no closed step.
     case start

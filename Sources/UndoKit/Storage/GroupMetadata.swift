@@ -1,8 +1,7 @@
 import Foundation
 
-/// What a group carries besides its actions: the action name, the discardable flag and the
-/// user info (spec B, "begin mark"), and UndoKit's coalescing key, close time and cost.
-/// Allocated only when something is set, so the common unnamed group costs only its marks.
+/// What a group carries besides its actions (spec B, "begin mark", and UndoKit's additions);
+/// allocated only when something is set, so the common unnamed group costs only its marks.
 final class GroupMetadata {
     /// `nil` means never set; reads as `""`.
     var name: String?

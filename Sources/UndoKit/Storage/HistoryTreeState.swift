@@ -1,15 +1,9 @@
 import Foundation
 
-/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its stacks:
-/// the steps off the current path, and the steps' dates and visits.
-///
-/// A node is a step, named by its ``StepID``. The current path is on the stacks: the undo
-/// stack from the first step to the current one, the redo stack the path ``UndoManager/redo()``
-/// follows. Every other node is a `BranchStep`, in the form the redo stack holds it, as a new
-/// edit takes the redo stack's steps off the path as a branch.
-///
-/// Made the first time the tree is asked for; from then on each step that closes gets a date,
-/// and the visits that trimming and redo follow are counted.
+/// What a manager keeps for its history tree (``UndoManager/historyTree``) beyond its stacks,
+/// which hold the current path: the steps off it (each a `BranchStep`, in the form the redo
+/// stack held it), and the steps' dates and visits, recorded from the first time the tree is
+/// asked for.
 final class HistoryTreeState {
     /// A step off the current path.
     struct BranchStep {
@@ -18,15 +12,8 @@ final class HistoryTreeState {
         /// The group, as the redo stack held it.
         var entries: [UndoStack.Entry]
         /// The group's cost (``UndoManager/actionCostLimit`` counts every node).
-        var cost: Int {
-            if case .begin(let metadata?) = entries.first { metadata.cost } else { 0 }
-        }
-        /// The group's action name, `""` if none.
-        var name: String { metadata?.name ?? "" }
-
-        var metadata: GroupMetadata? {
-            if case .begin(let metadata?) = entries.first { metadata } else { nil }
-        }
+        var cost: Int { entries.first?.cost ?? 0 }
+        var metadata: GroupMetadata? { entries.first?.metadata }
     }
 
     /// When a step closed and when it was last the current one.
@@ -69,10 +56,6 @@ final class HistoryTreeState {
         records[id]?.lastVisit ?? 0
     }
 
-    func date(of id: StepID) -> Date? {
-        records[id]?.date
-    }
-
     func addBranch(_ step: BranchStep, id: StepID) {
         branchCost += step.cost
         branches[id] = step
@@ -85,19 +68,11 @@ final class HistoryTreeState {
         return step
     }
 
-    /// Removes step `id` from the tree for good (its record goes when the removal settles).
-    @discardableResult
-    func removeBranch(_ id: StepID) -> BranchStep? {
-        takeBranch(id)
-    }
-
     /// The branch steps whose parent is `id`, oldest first.
     func branchChildren(of id: StepID?) -> [StepID] {
         branches.filter { $0.value.parent == id }.keys.sorted()
     }
-}
 
-extension HistoryTreeState {
     /// Empties the branches (``UndoManager/removeAllActions()``), returning them for the
     /// caller to release once the manager is consistent.
     func removeAllBranches() -> [StepID: BranchStep] {
@@ -108,41 +83,5 @@ extension HistoryTreeState {
             records[id] = nil
         }
         return removed
-    }
-
-    /// A branch step's group without the actions on `target`, as
-    /// ``UndoStack/removeActions(withTarget:judging:)`` removes them; `nil` if the step is
-    /// emptied.
-    static func removingActions(on target: ObjectIdentifier, from entries: [UndoStack.Entry]) -> [UndoStack.Entry]? {
-        var kept: [UndoStack.Entry] = []
-        kept.reserveCapacity(entries.count)
-        var frames: [(begin: Int, hadContent: Bool)] = []
-        for entry in entries {
-            switch entry {
-            case .begin:
-                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                frames.append((kept.count, false))
-                kept.append(entry)
-            case .action(let id, _, _):
-                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                if id != target { kept.append(entry) }
-            case .singleton(let id, _, _):
-                if !frames.isEmpty { frames[frames.count - 1].hadContent = true }
-                if id != target {
-                    kept.append(entry)
-                } else if frames.isEmpty {
-                    return nil
-                }
-            case .end:
-                let frame = frames.removeLast()
-                if frame.hadContent && kept.count == frame.begin + 1 {
-                    kept.removeLast()
-                    if frames.isEmpty { return nil }
-                } else {
-                    kept.append(.end(length: kept.count - frame.begin))
-                }
-            }
-        }
-        return kept
     }
 }

@@ -1,12 +1,7 @@
 /// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress restores if its body
-/// throws: a savepoint of the step ledger.
-///
-/// The rollback closes and undoes the scope's group (calls a subclass sees), then puts back
-/// the redo steps the body ended or took (parked here the first time it changes the redo
-/// stack), the clean mark, the next step id, whether the newest step coalesces, and the
-/// metadata of the group open around the scope. What the body did to older steps stays done:
-/// removed actions and trimmed steps stay out of what is put back, and cut the saved mark as
-/// they cut the manager's.
+/// throws, after undoing the scope's group: a savepoint of the step ledger. What the body did
+/// to older steps (removed actions, trimmed steps) stays done, and cuts the saved mark as it
+/// cuts the manager's.
 struct Savepoint {
     /// What was open around the scope when it began.
     enum OuterGroup {

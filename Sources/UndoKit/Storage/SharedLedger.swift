@@ -1,6 +1,5 @@
-/// What a primitive did to the steps: the record a transaction hands its listeners (an
-/// ``UndoCoordinator``, the history tree's records) when it settles. See ARCHITECTURE.md, "A
-/// transaction's life".
+/// What a primitive did to the steps, handed to the listeners when the transaction settles
+/// (ARCHITECTURE.md, "A transaction's life").
 enum StepEdit: Equatable {
     /// Step `id` closed on a stack: a new edit on the undo stack, or the redo step of an undo
     /// nested in an open group on the redo stack.
@@ -11,14 +10,9 @@ enum StepEdit: Equatable {
     case removed(StepID)
 }
 
-/// The step ledger: the ids of the steps on the current path of a manager's history, shared by
-/// both stacks, with the next id, the clean mark, and the edits of the operation in progress
-/// (see ARCHITECTURE.md, "The step ledger").
-///
-/// The undo stack's steps are the path's first `undoCount`, oldest first; the redo stack's
-/// the rest, the next redo first. So an undo or redo moves no id: its step is already where
-/// it lands, and its group's close only moves the boundary (``stepClosed(onUndoStack:)``).
-/// Each stack reads its side through ``UndoStack/steps``.
+/// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
+/// or redo moves no id, only the boundary), with the next id, the clean mark, and the edits of
+/// the operation in progress (ARCHITECTURE.md, "The step ledger").
 struct SharedLedger: ~Copyable {
     /// An undo or redo that took its step off one stack, until the group it builds on the
     /// other closes as that step (or does not, ``endMove()``). Named by the stack the step
@@ -27,8 +21,7 @@ struct SharedLedger: ~Copyable {
         case none = 0, ontoRedoStack = 1, ontoUndoStack = 2
     }
 
-    /// The steps on the current path: the undo stack's oldest first, then the redo stack's
-    /// from the next redo down.
+    /// The undo stack's steps oldest first, then the redo stack's from the next redo down.
     var path = StepLedger()
     /// How many of `path`'s steps, the last ones, are the redo stack's: counted from the end
     /// so the common new step, with nothing to redo, only appends. A step being moved (at

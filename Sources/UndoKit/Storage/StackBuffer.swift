@@ -1,13 +1,10 @@
-/// A growable, contiguous buffer with one owner: an ``UndoStack``'s open groups' begin
-/// indices, its parked entries, and a detached group moved out of the ``TwinStackBuffer``.
-///
+/// A growable, contiguous buffer with one owner (open groups' begin indices, parked entries).
 /// Not a `ContiguousArray`: an array asks the runtime whether its storage is shared before
 /// every mutation, and a non-copyable buffer never is (callgrind, W1: those checks and their
-/// branches were about a sixth of an undo). Indices are checked as an array's; growth
-/// doubles the capacity, by `realloc` (see ``StackMemory``).
+/// branches were about a sixth of an undo). Growth doubles the capacity, by `realloc`.
 struct StackBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
-    /// The number of initialized elements, which occupy `base[0..<count]`.
+    /// The initialized elements are `base[0..<count]`.
     private(set) var count = 0
     private var capacity: Int
 
@@ -114,9 +111,7 @@ struct StackBuffer<Element>: ~Copyable {
     /// Frees the storage, the caller having moved every element out.
     mutating func forgetAll() {
         count = 0
-        StackMemory.deallocate(base)
-        base = StackMemory.allocate(Element.self, capacity: 0)
-        capacity = 0
+        removeAll()
     }
 
     /// Removes every element; keeps the capacity only if asked to.
@@ -140,16 +135,10 @@ struct StackBuffer<Element>: ~Copyable {
 }
 
 extension StackBuffer where Element == UndoStack.Entry {
-    /// Whether the newest entry is a step on `targetID`, read in place (binding the identity
-    /// alone retains nothing): where a run of commands on one model goes on.
+    /// Whether the newest entry is a step on `targetID`, read in place: where a run of
+    /// commands on one model goes on.
     @inline(__always)
     func lastIsStep(on targetID: ObjectIdentifier) -> Bool {
-        guard count > 0 else { return false }
-        switch self[count - 1] {
-        case .action(let id, _, _), .singleton(let id, _, _):
-            return id == targetID
-        case .begin, .end:
-            return false
-        }
+        count > 0 && self[count - 1].isStep(on: targetID)
     }
 }

@@ -1,11 +1,9 @@
 import Foundation
 
-/// The raw memory of ``StackBuffer`` and ``TwinStackBuffer``: `malloc`, `realloc`, `free`.
-///
-/// `realloc` rather than allocate-copy-free, so that a large buffer grows in place or by
-/// remapping its pages, not by a copy touching twice its size. It moves elements as bytes,
-/// sound for what the stacks store (class references, closure contexts, integers), not for
-/// types such as Objective-C weak references. `malloc` aligns for any scalar type.
+/// The raw memory of ``StackBuffer`` and ``TwinStackBuffer``: `realloc` rather than
+/// allocate-copy-free, so a large buffer grows in place or by remapping pages, not by a copy
+/// touching twice its size. It moves elements as bytes, sound for what the stacks store
+/// (class references, closure contexts, integers), not for Objective-C weak references.
 enum StackMemory {
     /// Uninitialized memory for `capacity` elements; never null, even for none.
     static func allocate<Element>(_: Element.Type, capacity: Int) -> UnsafeMutablePointer<Element> {

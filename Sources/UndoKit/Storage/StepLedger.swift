@@ -1,6 +1,5 @@
-/// A step's identity: given when a top-level group closes as a step, kept while the step
-/// moves between the stacks and onto a branch, never given twice by one manager. The history
-/// tree's node ids, the clean mark, a coordinator's order and saved histories name steps by it.
+/// A step's identity: given when a top-level group closes as a step, kept wherever the step
+/// moves, never given twice by one manager.
 struct StepID: Hashable, Comparable, CustomStringConvertible {
     let rawValue: UInt64
 
@@ -11,13 +10,10 @@ struct StepID: Hashable, Comparable, CustomStringConvertible {
     var description: String { "#\(rawValue)" }
 }
 
-/// A list of step ids, run-length encoded: the current path of a manager's history (see
-/// ``SharedLedger/path``).
-///
-/// Steps close in order, so a path's ids come in long runs of consecutive numbers: a run is
-/// 16 bytes whatever its length. The newest run is kept in the ledger itself, so a new step
-/// that continues it (nearly every one) is two additions. The ends are O(1); reaching an id
-/// by its place, or inserting and removing inside, walks the runs.
+/// A list of step ids (``SharedLedger/path``), run-length encoded: steps close in order, so
+/// ids come in long consecutive runs of 16 bytes each. The newest run is kept in the ledger
+/// itself, so a new step that continues it (nearly every one) is two additions. The ends are
+/// O(1); reaching an id by its place, or inserting and removing inside, walks the runs.
 struct StepLedger: ~Copyable {
     /// The `count` consecutive ids from `first` up.
     struct Run {

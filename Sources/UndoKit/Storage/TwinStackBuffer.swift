@@ -38,14 +38,6 @@ struct TwinStackBuffer: ~Copyable {
     /// The undo stack's side, then the redo stack's; allocated apart, so that each view keeps
     /// the address of its own.
     fileprivate let sides: UnsafeMutablePointer<Side>
-    private var undoSide: Side {
-        get { sides[0] }
-        set { sides[0] = newValue }
-    }
-    private var redoSide: Side {
-        get { sides[1] }
-        set { sides[1] = newValue }
-    }
     private(set) var capacity = 0
     /// Slots neither stack uses; an append grows the buffer when there are none.
     fileprivate(set) var freeSlots = 0
@@ -64,19 +56,12 @@ struct TwinStackBuffer: ~Copyable {
     }
 
     deinit {
-        undoSide.origin.deinitialize(count: undoSide.extent)
-        (redoSide.origin - (redoSide.extent - 1)).deinitialize(count: redoSide.extent)
-        StackMemory.deallocate(undoSide.origin)
+        sides[0].origin.deinitialize(count: sides[0].extent)
+        (sides[1].origin - (sides[1].extent - 1)).deinitialize(count: sides[1].extent)
+        StackMemory.deallocate(sides[0].origin)
         sides.deallocate()
         evacuatedGroups.deinitialize(count: 2)
         evacuatedGroups.deallocate()
-    }
-
-    /// Makes room for at least `extra` more entries on either side.
-    mutating func reserveCapacity(forAdding extra: Int) {
-        if extra > freeSlots {
-            grow(forAdding: extra)
-        }
     }
 
     /// Moves the origin of a redo stack of at most `limit` entries (the begin mark of the group
@@ -100,10 +85,10 @@ struct TwinStackBuffer: ~Copyable {
     /// slots are in reach again; `false` if the redo stack holds entries.
     @discardableResult
     mutating func sinkEmptyRedoSide() -> Bool {
-        guard redoSide.count == 0 && redoSide.detached == 0 else { return false }
-        let end = undoSide.origin + capacity - 1
-        freeSlots += end - redoSide.origin
-        redoSide.origin = end
+        guard sides[1].count == 0 && sides[1].detached == 0 else { return false }
+        let end = sides[0].origin + capacity - 1
+        freeSlots += end - sides[1].origin
+        sides[1].origin = end
         return true
     }
 
@@ -127,14 +112,14 @@ struct TwinStackBuffer: ~Copyable {
         }
         let newCapacity = Swift.max(capacity - freeSlots + extra, 2 * capacity, 16)
         // The redo stack's block, detached group included, ends at its origin.
-        let redoExtent = redoSide.extent
-        let redoEnd = redoSide.origin - undoSide.origin
-        let base = StackMemory.reallocate(undoSide.origin, capacity: newCapacity)
+        let redoExtent = sides[1].extent
+        let redoEnd = sides[1].origin - sides[0].origin
+        let base = StackMemory.reallocate(sides[0].origin, capacity: newCapacity)
         // Copied where it was; moved to the new end (moveInitialize allows the overlap).
         (base + newCapacity - redoExtent).moveInitialize(from: base + redoEnd - redoExtent + 1, count: redoExtent)
         freeSlots += (newCapacity - 1) - redoEnd
-        undoSide.origin = base
-        redoSide.origin = base + newCapacity - 1
+        sides[0].origin = base
+        sides[1].origin = base + newCapacity - 1
         capacity = newCapacity
     }
 }
@@ -158,12 +143,8 @@ struct StackEntries {
         @inline(__always) get { side.pointee.count }
     }
 
-    var isEmpty: Bool { count == 0 }
-    var indices: Range<Int> { 0..<count }
-    var last: Entry? { isEmpty ? nil : self[count - 1] }
-
-    /// A copy of the entries, oldest first, for tests and messages.
-    var elements: [Entry] { indices.map { self[$0] } }
+    /// A copy of the entries, oldest first.
+    var elements: [Entry] { elements(in: 0..<count) }
 
     /// A copy of the entries in `range`, oldest first.
     func elements(in range: Range<Int>) -> [Entry] {
@@ -209,14 +190,6 @@ struct StackEntries {
         return slot(index)
     }
 
-    func swapAt(_ i: Int, _ j: Int) {
-        guard i != j else { return }
-        let first = pointer(at: i), second = pointer(at: j)
-        let held = first.move()
-        first.moveInitialize(from: second, count: 1)
-        second.initialize(to: held)
-    }
-
     // MARK: Adding
 
     @inline(__always)
@@ -238,7 +211,9 @@ struct StackEntries {
         if side.pointee.detached != 0 {
             evacuateDetached()
         }
-        buffer.pointee.reserveCapacity(forAdding: entries.count)
+        if entries.count > buffer.pointee.freeSlots {
+            buffer.pointee.grow(forAdding: entries.count)
+        }
         for entry in entries {
             append(entry)
         }
@@ -268,32 +243,32 @@ struct StackEntries {
         setCount(count - range.count)
     }
 
-    /// Moves the entries from `start` on to the end of `destination`, oldest first: a block
-    /// move for the undo side, one by one for the redo side, reversed in memory.
+    /// Moves the entries from `start` on to the end of `destination`, oldest first.
     func moveSuffix(from start: Int, appendingTo destination: inout StackBuffer<Entry>) {
-        let count = self.count
         checkRange(start..<count)
         let moved = count - start
-        destination.append(uninitializedCount: moved) { slots in
-            if side.pointee.step < 0 {
-                for offset in 0..<moved {
-                    (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-                }
-            } else {
-                slots.moveInitialize(from: slot(start), count: moved)
-            }
-        }
+        destination.append(uninitializedCount: moved) { move(moved, from: start, to: $0) }
         setCount(start)
+    }
+
+    /// Moves the `moved` slots from index `start` on to `slots`, oldest first: a block move
+    /// for the undo side, one by one for the redo side, reversed in memory.
+    private func move(_ moved: Int, from start: Int, to slots: UnsafeMutablePointer<Entry>) {
+        if side.pointee.step < 0 {
+            for offset in 0..<moved {
+                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
+            }
+        } else {
+            slots.moveInitialize(from: slot(start), count: moved)
+        }
     }
 
     // MARK: A group taken off in place
 
-    /// Takes the entries from `start` on off the stack, leaving them in place for an undo or
-    /// redo to take newest first with ``popDetached()``: nothing is copied, and the other
-    /// stack grows into the slots as they are taken. ``finishDetached(movingRemainsTo:)`` ends
-    /// it. Counts, removals and trimming go on as if the group were gone; an append to this
-    /// stack meanwhile (unusual code in a step) first moves the rest of the group to a buffer
-    /// of its own (``evacuateDetached()``).
+    /// Takes the entries from `start` on off the stack, in place, for an undo or redo to take
+    /// newest first with ``popDetached()`` while the other stack grows into their slots.
+    /// Everything else goes on as if the group were gone; an append to this stack meanwhile
+    /// first moves the rest of the group to a buffer of its own (``evacuateDetached()``).
     func detachSuffix(from start: Int) {
         precondition(side.pointee.detached == 0 && !side.pointee.groupIsEvacuated, "StackEntries: a group is already detached")
         checkRange(start..<count)
@@ -358,44 +333,35 @@ struct StackEntries {
     /// this stack can grow over its slots.
     @inline(never)
     func evacuateDetached() {
-        let detached = side.pointee.detached
-        var group = StackBuffer<Entry>(minimumCapacity: detached)
+        var group = StackBuffer<Entry>(minimumCapacity: side.pointee.detached)
         moveDetachedInPlace(appendingTo: &group)
         swap(&group, &evacuatedGroup)
         side.pointee.groupIsEvacuated = true
-        side.pointee.detached = 0
-        buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
-        side.pointee.freedBelowDetached = 0
     }
 
     /// Ends a detached group: what a step that aborted the run left of it moves to the end of
     /// `remains`, oldest first, for the caller to release.
     func finishDetached(movingRemainsTo remains: inout StackBuffer<Entry>) {
-        let detached = side.pointee.detached
         moveDetachedInPlace(appendingTo: &remains)
         if side.pointee.groupIsEvacuated {
             for index in evacuatedGroup.indices {
-                remains.append((evacuatedGroup.pointer(at: index)).move())
+                remains.append(evacuatedGroup.pointer(at: index).move())
             }
             evacuatedGroup.forgetAll()
             side.pointee.groupIsEvacuated = false
         }
+    }
+
+    /// Moves the entries still detached in place to the end of `destination`, oldest first,
+    /// and frees their slots and those freed below them.
+    private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
+        let detached = side.pointee.detached
+        if detached > 0 {
+            destination.append(uninitializedCount: detached) { move(detached, from: side.pointee.detachedStart, to: $0) }
+        }
         buffer.pointee.freeSlots += detached + side.pointee.freedBelowDetached
         side.pointee.detached = 0
         side.pointee.freedBelowDetached = 0
-    }
-
-    /// Moves the entries still detached in place to the end of `destination`, oldest first;
-    /// the caller settles the counts.
-    private func moveDetachedInPlace(appendingTo destination: inout StackBuffer<Entry>) {
-        let detached = side.pointee.detached
-        let start = side.pointee.detachedStart
-        guard detached > 0 else { return }
-        destination.append(uninitializedCount: detached) { slots in
-            for offset in 0..<detached {
-                (slots + offset).moveInitialize(from: slot(start + offset), count: 1)
-            }
-        }
     }
 
     /// Forgets the newest entry, which the caller moved out through ``pointer(at:)``.

@@ -7,10 +7,13 @@ struct UndoManagerStorage {
     var runLoop: SimulatedRunLoop?
     var isUndoing = false
     var isRedoing = false
+    /// An automatic group was opened in this event and the end of the event will close it
+    /// (Apple's `autoPending`).
     var automaticGroupIsPending = false
     /// Whether the undo stack's open top-level group is the event's automatic group (not one
     /// begun by hand after it was closed by hand, spec R17).
     var automaticGroupIsOpen = false
+    /// Whether the run loop has this manager on its list of pending end-of-event closes.
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
     var registrationDisableCount = 0

@@ -6,9 +6,7 @@ extension UndoStack {
     mutating func popNewestTopLevelGroupEntries() -> (entries: [Entry], id: StepID) {
         precondition(openBegins.isEmpty && !isEmpty, "UndoStack: no closed top-level group to take")
         let start = groupStart(endingAt: entries.count - 1)
-        if case .begin(let metadata?) = entries[start] {
-            totalCost -= metadata.cost
-        }
+        totalCost -= entries[start].cost
         topLevelCount -= 1
         let id = steps.removeLast()
         var group = StackBuffer<Entry>(minimumCapacity: entries.count - start)
@@ -19,13 +17,8 @@ extension UndoStack {
         return (taken, id)
     }
 
-    /// Pushes a closed top-level group taken by ``popNewestTopLevelGroupEntries()``.
-    mutating func pushClosedTopLevelGroup(_ group: [Entry], id: StepID) {
-        pushClosedTopLevelGroups(group, ids: [id])
-    }
-
-    /// Pushes closed top-level groups, oldest first, with their step ids (`groups` holds
-    /// `ids.count` of them). No group may be open.
+    /// Pushes closed top-level groups (as ``popNewestTopLevelGroupEntries()`` takes them),
+    /// oldest first, with their step ids. No group may be open.
     mutating func pushClosedTopLevelGroups(_ groups: [Entry], ids: [StepID]) {
         precondition(openBegins.isEmpty, "UndoStack: a group is open")
         totalCost += Self.topLevelCost(of: groups)

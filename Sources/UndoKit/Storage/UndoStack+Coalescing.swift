@@ -4,16 +4,12 @@ extension UndoStack {
     /// above it.
     var metadataBelowOpenTopLevelGroup: GroupMetadata? {
         guard let outermost = openBegins.first, outermost > head else { return nil }
-        guard case .begin(let metadata) = entries[groupStart(endingAt: outermost - 1)] else { return nil }
-        return metadata
+        return entries[groupStart(endingAt: outermost - 1)].metadata
     }
 
-    /// Closes the open top-level group into the closed one just below it: the older group's
-    /// entries, then the newer's, so undo reverts the newer actions first. The merged group
-    /// keeps the older group's metadata object and step id, with the newer group's name, key
-    /// and close time, the union of the user info (newer values win), discardable only if
-    /// both were, and the sum of the costs. O(newer group's entries), which move two slots
-    /// down; a coalesced group is typically one keystroke.
+    /// Closes the open top-level group into the closed one just below it, whose metadata object
+    /// and step id the merge keeps: the older group's entries, then the newer's, so undo reverts
+    /// the newer actions first. O(newer group's entries), typically one keystroke's.
     ///
     /// - Precondition: Exactly one group is open, right above a closed top-level group, and
     ///   both have metadata.

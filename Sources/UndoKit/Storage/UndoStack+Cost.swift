@@ -1,9 +1,6 @@
-/// The byte budget (``UndoManager/actionCostLimit``).
-///
-/// `totalCost` is a running sum, so the budget check after a close is O(1): setting a cost
-/// adds to it while the group is open, and every way a top-level group leaves the stack
-/// (undo, redo, trimming, removal, clearing) subtracts the group's cost. Undo and redo copy
-/// a group's metadata, cost included, to the other stack (`replaceOpenTopMetadata(with:)`).
+/// The byte budget (``UndoManager/actionCostLimit``). `totalCost` is a running sum, so the
+/// check after a close is O(1): setting a cost adds to it, and every way a top-level group
+/// leaves the stack subtracts the group's cost.
 extension UndoStack {
     /// Drops the oldest closed top-level groups while the total is over `costLimit`, keeping
     /// at least the newest closed group and any open group. O(1) amortized per drop.

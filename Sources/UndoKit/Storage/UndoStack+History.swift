@@ -42,7 +42,7 @@ extension UndoStack {
         var ordinal = steps.count - 1
         while last >= head {
             let start = groupStart(endingAt: last)
-            let metadata: GroupMetadata? = if case .begin(let metadata) = entries[start] { metadata } else { nil }
+            let metadata = entries[start].metadata
             if predicate(steps[ordinal], metadata) {
                 return .some(metadata)
             }
@@ -54,14 +54,12 @@ extension UndoStack {
 
     /// The metadata of the closed top-level groups, oldest first.
     func closedTopLevelMetadata() -> [GroupMetadata?] {
-        closedTopLevelStartsNewestFirst().reversed().map { start in
-            if case .begin(let metadata) = entries[start] { metadata } else { nil }
-        }
+        closedTopLevelStartsNewestFirst().reversed().map { entries[$0].metadata }
     }
 
     /// The name of the group starting at `start`, `""` if it has none.
     private func nameOfGroup(startingAt start: Int) -> String {
-        if case .begin(let metadata) = entries[start] { metadata?.name ?? "" } else { "" }
+        entries[start].metadata?.name ?? ""
     }
 
     /// The names of the closed top-level groups, newest first (the order undo or redo takes

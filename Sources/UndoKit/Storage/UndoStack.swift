@@ -1,8 +1,5 @@
 /// One undo or redo stack, stored as Apple stores it (spec B): a flat sequence of group marks
-/// and actions, oldest first, so nested groups keep their structure, empty groups survive,
-/// and "the outermost open group" is well defined.
-///
-/// Layout, for the benchmark issue's memory and speed targets:
+/// and actions, oldest first. Layout, for the benchmark issue's memory and speed targets:
 /// - a 32-byte entry holds its step inline (``UndoStep``), so recording a closure that
 ///   captures nothing allocates nothing, and removal by target scans contiguous memory;
 /// - an end mark records how far back its begin mark is: a closed group's metadata and its
@@ -30,20 +27,28 @@ struct UndoStack: ~Copyable {
             .action(step.targetID, step.owner, step.handler)
         }
 
-        /// The step of an action or singleton entry.
-        var step: UndoStep? {
-            switch self {
-            case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
-                UndoStep(targetID: id, owner: owner, handler: handler)
-            case .begin, .end:
-                nil
-            }
-        }
-
         /// A kind test that binds no payload, so that it copies (retains) nothing.
         var isSingleton: Bool {
             if case .singleton = self { true } else { false }
         }
+
+        /// Whether this is a step (an action or a singleton) on `targetID`, binding the
+        /// identity alone, so that it retains nothing.
+        @inline(__always)
+        func isStep(on targetID: ObjectIdentifier) -> Bool {
+            switch self {
+            case .action(let id, _, _), .singleton(let id, _, _): id == targetID
+            case .begin, .end: false
+            }
+        }
+
+        /// A begin mark's metadata; `nil` for other entries.
+        var metadata: GroupMetadata? {
+            if case .begin(let metadata) = self { metadata } else { nil }
+        }
+
+        /// The cost of the group a begin mark opens; 0 for other entries.
+        var cost: Int { metadata?.cost ?? 0 }
     }
 
     /// This stack's side of the manager's ``TwinStackBuffer``.
@@ -141,9 +146,7 @@ struct UndoStack: ~Copyable {
                 if closesTopLevel {
                     topLevelCount -= 1
                     // Undo copied the undone group's metadata, cost included, to this group.
-                    if case .begin(let metadata?) = begin {
-                        totalCost -= metadata.cost
-                    }
+                    totalCost -= begin.cost
                 }
                 dropped.append(begin)
                 return true
@@ -206,25 +209,18 @@ struct UndoStack: ~Copyable {
     /// an undo or redo to take newest first (see ``StackEntries/detachSuffix(from:)``);
     /// ``finishDetachedGroup()`` ends it.
     mutating func detachNewestGroup() {
-        entries.detachSuffix(from: takeNewestGroup())
+        let start = groupStart(endingAt: entries.count - 1)
+        if openBegins.isEmpty {
+            topLevelCount -= 1
+            ledger.stepWillMove(fromUndoStack: isUndoStack)
+            totalCost -= entries[start].cost
+        }
+        entries.detachSuffix(from: start)
     }
 
     /// Ends a detached group, parking what a step that aborted the run left of it.
     mutating func finishDetachedGroup() {
         entries.finishDetached(movingRemainsTo: &dropped)
-    }
-
-    /// The bookkeeping of taking the newest closed group off; returns where it starts.
-    private mutating func takeNewestGroup() -> Int {
-        let start = groupStart(endingAt: entries.count - 1)
-        if openBegins.isEmpty {
-            topLevelCount -= 1
-            ledger.stepWillMove(fromUndoStack: isUndoStack)
-            if case .begin(let metadata?) = entries[start] {
-                totalCost -= metadata.cost
-            }
-        }
-        return start
     }
 
     /// Removes the open group if it is the only one open and holds nothing; returns whether
@@ -233,9 +229,7 @@ struct UndoStack: ~Copyable {
         guard openBegins.count == 1, let begin = openBegins.first, begin == entries.count - 1 else { return false }
         _ = openBegins.removeLast()
         let mark = entries.removeLast()
-        if case .begin(let metadata?) = mark {
-            totalCost -= metadata.cost
-        }
+        totalCost -= mark.cost
         dropped.append(mark)
         topLevelCount -= 1
         return true
@@ -280,6 +274,7 @@ struct UndoStack: ~Copyable {
         if case .start = ledger.cleanMark, isUndoStack {
             ledger.cleanMark = .unreachable
         }
+        // Not `entries[head].cost`, which cost W4's trimmed register 6 instructions (callgrind).
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost
         }
@@ -355,24 +350,17 @@ struct UndoStack: ~Copyable {
     mutating func replaceOpenTopMetadata(with metadata: GroupMetadata?) {
         let old = exchange(&entries[openBegins[0]], with: .begin(metadata?.copy()))
         // The cost travels with the metadata, so the open group's count changes with it.
-        if case .begin(let oldMetadata?) = old {
-            totalCost -= oldMetadata.cost
-        }
-        if let metadata {
-            totalCost += metadata.cost
-        }
+        totalCost += (metadata?.cost ?? 0) - old.cost
         dropped.append(old)
     }
 
     // MARK: Counting
 
     /// Apple's `undoCount`/`redoCount` (spec R26): walking from the newest entry, the end
-    /// marks met at relative depth 0 (an end mark deepens the walk, a begin mark raises it).
-    ///
-    /// With no group open, the closed top-level groups: O(1). With one open, the walk starts
-    /// inside it and goes on below its begin mark at negative depth, so it also counts, for
-    /// example, the groups nested one level inside a closed group beside an open one (Apple
-    /// counts 1 after begin, end, end, begin while grouping by event).
+    /// marks met at relative depth 0. With no group open, the top-level groups: O(1). With one
+    /// open, the walk starts inside it and goes on below its begin mark at negative depth, so
+    /// it also counts groups nested in a closed group beside it (Apple counts 1 after begin,
+    /// end, end, begin while grouping by event).
     var appleCount: Int {
         guard !openBegins.isEmpty else { return topLevelCount }
         var count = 0

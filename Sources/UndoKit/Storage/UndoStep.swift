@@ -1,14 +1,12 @@
-/// One recorded operation, held inline by an action entry of an ``UndoStack``: 24 bytes, the
-/// entry 32. Recording a closure that captures nothing allocates nothing: the weak reference
-/// to its target lives in an ``ActionTarget`` shared by consecutive steps on the same object,
-/// and the handler is stored type-erased in the step. A command is one ``CommandEntry``,
-/// allocated when performed; its step moves between the stacks.
+/// One recorded operation, held inline by an action entry of an ``UndoStack`` (24 bytes, the
+/// entry 32): a closure that captures nothing is recorded without allocating (its target's
+/// weak reference is an ``ActionTarget`` shared by consecutive steps on the same object).
 ///
 /// `targetID` comes first so that the owner reference is the second word: the end mark's
 /// `Int` fills the first, and the owner's spare pointer bits hold the entry's case instead of
 /// a tag byte that would round the entry up to 40 bytes.
 struct UndoStep {
-    /// The target's identity when recorded, so that removal by target scans contiguous memory.
+    /// The target's identity when recorded: removal by target scans contiguous memory.
     let targetID: ObjectIdentifier
     /// An ``ActionTarget`` or a ``CommandEntry``, as ``UndoStepOwner/isCommand`` says.
     let owner: UndoStepOwner
@@ -27,11 +25,6 @@ struct UndoStep {
         self.owner = command
         self.handler = .none
     }
-
-    /// The command this step runs, or `nil` for a registered closure.
-    var commandEntry: CommandEntry? {
-        owner.isCommand ? unsafeDowncast(owner, to: CommandEntry.self) : nil
-    }
 }
 
 /// What an ``UndoStep`` holds besides its handler: an ``ActionTarget`` or a ``CommandEntry``,
@@ -48,10 +41,8 @@ class UndoStepOwner {
     }
 }
 
-/// The weak reference to the target of registered closures (spec H3: the manager never keeps
-/// a target alive, and skips a step whose target is gone), shared by consecutive steps on the
-/// same object: a weak reference per step costs an allocation and atomic operations, while a
-/// registration on the same object only retains the shared one.
+/// The weak reference to the target of registered closures (spec H3), shared by consecutive
+/// steps on the same object: a weak reference per step costs an allocation and atomics.
 final class ActionTarget: UndoStepOwner {
     // A `let`, so reads need no exclusivity check.
     weak let object: AnyObject?
@@ -72,15 +63,15 @@ final class ActionTarget: UndoStepOwner {
         super.init(isCommand: false)
     }
 
-    /// Calls `handler` on the object if it is still alive; meanwhile registrations on the same
-    /// object share this target (see ``UndoManager/actionTarget(for:id:)``).
+    /// Calls `handler` on the object if it is still alive.
     @inline(__always)
     func invoke(_ handler: ErasedHandler, in manager: UndoManager) {
         guard let object else { return }
         invoke(handler, on: object, in: manager)
     }
 
-    /// Calls `handler` on this target's object, already loaded (a run of steps loads it once).
+    /// Calls `handler` on this target's object, already loaded; meanwhile registrations on the
+    /// object share this target (see ``UndoManager/actionTarget(for:id:)``).
     @inline(__always)
     func invoke(_ handler: ErasedHandler, on object: AnyObject, in manager: UndoManager) {
         let outer = manager.state.invokingTarget
@@ -91,8 +82,7 @@ final class ActionTarget: UndoStepOwner {
 }
 
 /// A handler `(Target) -> Void` for some class `Target`, stored and called as an
-/// `(AnyObject) -> Void`, so that one stack holds and calls handlers on any class without
-/// generic code.
+/// `(AnyObject) -> Void`: one stack holds and calls handlers on any class without generics.
 ///
 /// Why this is sound:
 /// - Every closure value is two words, an entry point and a reference-counted context,

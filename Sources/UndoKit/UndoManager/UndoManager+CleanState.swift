@@ -1,7 +1,5 @@
-/// The clean state: whether the document is back where it was when it was saved.
-///
-/// See <doc:TrackingTheCleanState> for when to use it, and ``CleanMark`` for how the mark is
-/// kept: by the step it is after.
+/// The clean state: whether the document is back where it was when it was saved (see
+/// <doc:TrackingTheCleanState>, and ``CleanMark`` for how the mark is kept).
 extension UndoManager {
     /// Marks the current position of the undo stack as clean, typically right after the
     /// document was saved.
@@ -164,11 +162,5 @@ extension UndoManager {
         if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
             ledger.cleanMark = .unreachable
         }
-    }
-
-    /// After `removeAllActions()`: a clean manager stays clean (the empty stack is its
-    /// position); otherwise every step that led to the mark is gone.
-    func markCleanAfterClearing(wasClean: Bool) {
-        ledger.cleanMark = wasClean ? .start : .unreachable
     }
 }

@@ -44,11 +44,13 @@ extension UndoManager {
         redoStack.removeAll()
         let branches = state.historyTree?.removeAllBranches()
         state.historyTree?.records = [:]
-        markCleanAfterClearing(wasClean: wasClean)
+        // A clean manager stays clean (the empty stack is its position); otherwise every step
+        // that led to the mark is gone.
+        ledger.cleanMark = wasClean ? .start : .unreachable
         state.registrationDisableCount = 0
         state.isUndoing = false
         state.isRedoing = false
-        automaticGroupIsPending = false
+        state.automaticGroupIsPending = false
         state.automaticGroupIsOpen = false
         state.invocationWasAborted = true
         settle()

@@ -23,13 +23,8 @@ extension UndoManager {
     /// ```
     ///
     /// Like ``setActionName(_:)``, it targets the outermost open group, opening the event's
-    /// automatic group if needed, and does nothing while registration is disabled; explicit
-    /// groups work the same. Each group still posts its notifications: after the did-close of
-    /// a group that merged, ``undoCount`` has not grown and ``undoActionName`` is the merged
-    /// step's name.
-    ///
-    /// A group is not merged into one that the clean mark points at (see ``markClean()``), so
-    /// that undoing back to the saved state stays possible.
+    /// automatic group if needed, and does nothing while registration is disabled. A group is
+    /// not merged into the step the clean mark points at; <doc:CoalescingSteps> has the rest.
     ///
     /// - Precondition: A group is open, or ``groupsByEvent`` is on.
     public func setActionCoalescingKey(_ key: String?) {
@@ -88,9 +83,8 @@ extension UndoManager {
         set { state.coalescingClock = newValue }
     }
 
-    /// Closes the open top-level group as a new step outside undo and redo, merging it into
-    /// the step below if the coalescing rule says so (once a key was ever set). Returns
-    /// whether it was empty.
+    /// Closes the open top-level group as a new step, merging it into the step below if the
+    /// coalescing rule says so (once a key was ever set). Returns whether it was empty.
     func closeNewStepCoalescing() -> Bool {
         guard let outermost = undoStack.openBegins.first,
               case .begin(let closing?) = undoStack.entries[outermost],

@@ -53,7 +53,6 @@ extension UndoManager {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
-            redoStackWillChangeInScope()
             endRedoForNewEdit(closedNewStep: closesNewStep)
         }
         if recordsTree {
@@ -77,9 +76,9 @@ extension UndoManager {
     ///
     /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
     func endOfEvent(mode: RunLoop.Mode) -> Bool {
-        guard automaticGroupIsPending else { return true }
+        guard state.automaticGroupIsPending else { return true }
         guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
-        automaticGroupIsPending = false
+        state.automaticGroupIsPending = false
         endUndoGroupingThroughOverrides(from: "SimulatedRunLoop.tick(mode:) closing the automatic group")
         publishObservableChanges()
         return true

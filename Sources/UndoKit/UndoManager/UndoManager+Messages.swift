@@ -1,11 +1,8 @@
 import Foundation
 
-// Apple's OS 26 typed messages for the undo notifications (spec I.6): a
-// `NotificationCenter.MainActorMessage` per notification, with the manager as subject, and an
-// identifier for each. Foundation on Linux bridges messages and notifications neither way, so
-// the manager posts both. But it hands a posted message to every `addObserver(forName: nil, …)`
-// observer of the same object, which then stops the program casting it to `Notification`: a
-// manager posts messages only once someone observes them (``UndoManager/postsMessages``).
+// Apple's OS 26 typed messages for the undo notifications (spec I.6), with the manager as
+// subject: posted after each notification while ``UndoManager/postsMessages`` (which says why
+// not always), as Foundation on Linux bridges messages and notifications neither way.
 
 extension UndoManager {
     /// The message form of `NSUndoManagerCheckpoint`: the manager opened or closed a group
@@ -208,9 +205,10 @@ extension UndoManager {
     /// ``postsMessages``).
     func postMessage(for event: Event, to center: NotificationCenter) {
         guard state.postsMessages && MainQueue.isCurrent else { return }
-        let subject = MainThreadSubject(self)
+        // Sound: made and read on the main queue within this synchronous call (checked above),
+        // so the manager never crosses a thread.
+        nonisolated(unsafe) let manager = self
         MainActor.assumeIsolated {
-            let manager = subject.manager
             switch event {
             case .checkpoint: center.post(CheckpointMessage(), subject: manager)
             case .didOpenUndoGroup: center.post(DidOpenUndoGroupMessage(), subject: manager)
@@ -225,19 +223,6 @@ extension UndoManager {
                 break
             }
         }
-    }
-}
-
-/// Carries the posting manager into the main-actor closure that posts its messages.
-///
-/// Why `@unchecked Sendable` is safe: it is made and read on the main queue within one
-/// synchronous call (``UndoManager/postMessage(for:to:)`` checks the queue first), so the
-/// manager never crosses a thread.
-private struct MainThreadSubject: @unchecked Sendable {
-    let manager: UndoManager
-
-    init(_ manager: UndoManager) {
-        self.manager = manager
     }
 }
 

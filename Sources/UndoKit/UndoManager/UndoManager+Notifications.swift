@@ -142,24 +142,13 @@ extension UndoManager {
     }
 
     /// A registration made with ``UndoManager/addEventObserver(_:)`` or
-    /// ``UndoManager/addCleanStateObserver(_:)``: the observation lasts as long as you keep
-    /// this value.
-    ///
-    /// Like Combine's `AnyCancellable`, it ends at ``cancel()`` or when released, whichever
-    /// comes first, and the manager then drops the observer and what it captured. Keep it in
-    /// a property of the object that observes:
+    /// ``UndoManager/addCleanStateObserver(_:)``: like Combine's `AnyCancellable`, the
+    /// observation lasts until ``cancel()`` or until you release this value, whichever comes
+    /// first (<doc:ObservingTheUndoManager>). Release it on the isolation that owns the manager.
     ///
     /// ```swift
-    /// final class DocumentWindow {
-    ///     let manager = UndoManager()
-    ///     var observation: UndoManager.EventObservation?
-    ///     init() {
-    ///         observation = manager.addEventObserver { event in print(event) }
-    ///     }
-    /// }
+    /// observation = manager.addEventObserver { event in print(event) }   // a property
     /// ```
-    ///
-    /// Release it on the isolation that owns the manager (as any use of the manager).
     public final class EventObservation {
         private weak var manager: UndoManager?
         private let id: Int
@@ -187,13 +176,9 @@ extension UndoManager {
 
     /// Removes the event or clean-state observer (or event stream) registered under `id`.
     func removeObserver(id: Int) {
-        if eventObservers.contains(where: { $0.id == id }) {
-            eventObservers.removeAll { $0.id == id }
-        }
-        if state.cleanStateObservers.contains(where: { $0.id == id }) {
-            state.cleanStateObservers.removeAll { $0.id == id }
-            updateSettlingListeners()
-        }
+        state.eventObservers.removeAll { $0.id == id }
+        state.cleanStateObservers.removeAll { $0.id == id }
+        updateSettlingListeners()
         if let index = state.eventStreams.firstIndex(where: { $0.id == id }) {
             state.eventStreams.remove(at: index).continuation.finish()
         }
@@ -224,7 +209,7 @@ extension UndoManager {
     ///   so keep it (in a property, typically); dropping it ends the observation at once.
     public func addEventObserver(_ observer: @escaping (Event) -> Void) -> EventObservation {
         let id = makeObserverID()
-        eventObservers.append((id, observer))
+        state.eventObservers.append((id, observer))
         return EventObservation(manager: self, id: id)
     }
 
@@ -264,7 +249,7 @@ extension UndoManager {
                 state.checkpointIsBeingPosted = false
             }
         }
-        for observer in eventObservers {
+        for observer in state.eventObservers {
             observer.body(event)
         }
         if let center = notificationCenter {

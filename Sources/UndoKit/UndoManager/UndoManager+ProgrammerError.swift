@@ -1,10 +1,7 @@
 extension UndoManager {
     /// Stops the program for API misuse that Apple reports with an
-    /// `NSInternalInconsistencyException` (spec E).
-    ///
-    /// The message keeps Apple's detail text, so a search for Apple's finds it, adds the
-    /// public call and the manager's state, and ends with what to do instead, chosen from the
-    /// state (``fix(for:in:)``). <doc:AvoidingMisuse> lists them all.
+    /// `NSInternalInconsistencyException` (spec E): Apple's detail text, the public call, the
+    /// manager's state, and what to do instead (``fix(for:in:)``; <doc:AvoidingMisuse>).
     func programmerError(in call: PublicCall, _ detail: StaticString) -> Never {
         programmerError(in: call, "\(detail)", fix: fix(for: "\(detail)", in: call))
     }
@@ -89,7 +86,7 @@ extension UndoManager {
             "isUndoing: \(state.isUndoing)",
             "isRedoing: \(state.isRedoing)",
             "groupsByEvent: \(state.groupsByEvent)",
-            "automatic group pending: \(automaticGroupIsPending)",
+            "automatic group pending: \(state.automaticGroupIsPending)",
             "registration disabled: \(state.registrationDisableCount)",
         ].joined(separator: ", ")
     }

@@ -1,23 +1,9 @@
 /// Registration (spec R2–R7), and the routing that sends every registration through both
-/// `registerUndo(withTarget:handler:)` overloads.
-///
-/// Why two overloads: Apple's current declaration takes a `@MainActor` handler, which Swift 6
-/// code for current SDKs overrides; UndoKit's nonisolated one keeps the manager usable off the
-/// main actor (spec H2). Closure literals choose the nonisolated one, so the `@MainActor` one
-/// sees registrations only if the manager sends them there.
-///
-/// The rule: the overload a registration enters first calls the other through dynamic
-/// dispatch (the "second hop"), which records. So an override of either sees every
-/// registration exactly once, including those made while registration is disabled (which
-/// record nothing, as Apple's single method does) and those its own override makes around its
-/// `super` call. A plain `UndoManager` has nothing to pass through and records at once.
-///
-/// One case is ambiguous: in Swift 5 mode, an override of the `@MainActor` overload that calls
-/// `super` with its handler reaches the nonisolated overload (Swift 5 accepts the conversion).
-/// Reached with the same target while the `@MainActor` one awaits its second hop, the
-/// nonisolated implementation records, keeping exactly-once for closure literals; a caller
-/// that entered that override directly has it see the registration twice
-/// (SubclassingUndoManager.md documents it).
+/// `registerUndo(withTarget:handler:)` overloads, once each (SubclassingUndoManager.md says why
+/// and what Swift 5 mode changes): the overload a registration enters first calls the other
+/// through dynamic dispatch (the "second hop"), which records, so an override of either sees
+/// each registration once, even one made while registration is disabled. A plain
+/// `UndoManager` records at once.
 extension UndoManager {
     typealias MainActorHandler<TargetType> = @MainActor (TargetType) -> Void
 
@@ -138,7 +124,6 @@ extension UndoManager {
     func register(_ step: consuming UndoStep) {
         if !isBusy {
             if !redoStack.isEmpty {
-                redoStackWillChangeInScope()
                 endRedoForNewEdit(closedNewStep: false)
                 settle()
                 // Observers hear of a registration only here (redo ended) and when it opens
@@ -160,14 +145,14 @@ extension UndoManager {
     /// group, through ``beginUndoGrouping()``. The test is inline: every registration makes it.
     @inline(__always)
     func openAutomaticGroupIfNeeded() {
-        guard state.groupsByEvent && !automaticGroupIsPending && currentStack.nesting == 0 else { return }
+        guard state.groupsByEvent && !state.automaticGroupIsPending && currentStack.nesting == 0 else { return }
         openAutomaticGroup()
     }
 
     private func openAutomaticGroup() {
-        automaticGroupIsPending = true
+        state.automaticGroupIsPending = true
         state.automaticGroupIsOpen = true
-        if !isScheduledOnRunLoop {
+        if !state.isScheduledOnRunLoop {
             runLoop.schedule(self)
         } else {
             // Still listed for a group of this pass it ended early (endEventGroup(), undo()):

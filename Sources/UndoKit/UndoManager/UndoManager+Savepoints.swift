@@ -1,10 +1,8 @@
 /// What the operations in a ``withUndoGroup(named:_:)`` body tell its savepoints (see
-/// ``Savepoint``), so that a rollback can put the redo steps back and knows what the body did
-/// to older steps. Each entry point first tests that a scope is in progress.
+/// ``Savepoint``) about the redo steps and older steps; called only while a scope runs.
 extension UndoManager {
-    /// The redo stack is about to change inside a scope (cleared by a new edit, spec R4, R10.6,
-    /// or popped by a `redo()`): the innermost savepoint keeps a copy the first time, as later
-    /// changes touch steps the scope made.
+    /// The redo stack is about to change inside a scope (a new edit, spec R4, R10.6, or a
+    /// `redo()`): the innermost savepoint keeps a copy the first time.
     @inline(__always)
     func redoStackWillChangeInScope() {
         if !state.savepoints.isEmpty && !redoStack.isEmpty {
@@ -28,9 +26,8 @@ extension UndoManager {
         state.savepoints[index...].lazy.compactMap(\.parkedRedo).first
     }
 
-    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions: those the scope
-    /// did not record (before its group, or in the redo steps it found) change older steps.
-    /// The removal is remembered for the redo steps a rollback puts back.
+    /// `removeAllActions(withTarget:)` is about to remove `target`'s actions, some perhaps in
+    /// older steps; remembered for the redo steps a rollback puts back.
     func savepointsWillRemoveActions(on target: ObjectIdentifier) {
         for index in state.savepoints.indices {
             let level = state.savepoints[index].level

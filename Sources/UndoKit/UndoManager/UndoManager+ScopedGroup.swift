@@ -10,24 +10,12 @@ extension UndoManager {
     /// ``perform(_:on:)``.
     ///
     /// When `body` throws, the group is closed with ``endUndoGrouping()`` and reverted with
-    /// ``undoNestedGroup()``, whose actions run newest first as an undo's would, so a model
-    /// that registers inverses ends exactly where it was. Then the rollback removes every
-    /// trace: the redo group the actions built is dropped, the redo stack is as before the
-    /// call (registrations had cleared it, a ``redo()`` in the body had taken a step), the
-    /// clean mark, the step count, the costs and whether the newest step takes the next one
-    /// with its coalescing key are as before, and the enclosing group's name and flags are
-    /// restored. The error is rethrown.
-    ///
-    /// The rollback is silent about state that ends where it began: clean-state observers
-    /// (``addCleanStateObserver(_:)``) and Observation hear only, once it is done, what ended
-    /// other than they last heard. The notifications and events of its close and undo are
-    /// posted, balancing the open observers saw: checkpoint, will-close, did-close for the
-    /// scope's group, then checkpoint, will-undo, checkpoint (without grouping by event), the
-    /// actions, checkpoint, did-undo. If the scope's ``beginUndoGrouping()`` opened the
-    /// event's automatic group (``groupsByEvent`` on, nothing open), that group, empty after
-    /// the rollback, is removed with its pending close and no close notification: the event
-    /// ends with no step and leaves the redo stack alone (closing an empty group would clear
-    /// it).
+    /// ``undoNestedGroup()``, whose actions run newest first, so a model that registers
+    /// inverses ends exactly where it was; then every trace is removed (the redo steps, the
+    /// clean mark, the costs and the enclosing group's metadata are as before, and an event
+    /// group the scope opened goes), silently for clean-state observers and Observation, and
+    /// the error is rethrown. <doc:GroupingAndTheEventLoop> details what observers see, what
+    /// a rollback keeps, and why there is no `async` variant.
     ///
     /// ```swift
     /// enum EditError: Error { case outOfRange }
@@ -53,22 +41,9 @@ extension UndoManager {
     /// }
     /// ```
     ///
-    /// Nested scopes are savepoints: an inner scope that throws rolls back only its own part,
-    /// and the enclosing scope goes on if it catches the error. Subclasses see the usual
-    /// calls to their overrides; commands performed with ``perform(_:on:)``, coalescing keys
-    /// and costs roll back with the rest.
-    ///
-    /// There is no `async` variant: while an `async` body is suspended, other code on the same
-    /// actor may register into the open group, and a rollback cannot tell those registrations
-    /// from the body's. Do the asynchronous work first, then apply its result in a synchronous
-    /// scope. See <doc:GroupingAndTheEventLoop>.
-    ///
-    /// While registration is disabled no group is recorded: `body` simply runs.
-    ///
-    /// What the body does to steps older than the scope is not undone: actions removed with
-    /// ``removeAllActions(withTarget:)`` and steps trimmed by setting ``levelsOfUndo`` or
-    /// ``actionCostLimit`` stay gone (from the redo steps put back too), and settings keep
-    /// their new values. The rest is as if the removal had been made before the call.
+    /// Nested scopes are savepoints: an inner scope that throws rolls back only its own part.
+    /// Subclasses see the usual calls to their overrides. While registration is disabled no
+    /// group is recorded: `body` simply runs.
     ///
     /// - Parameters:
     ///   - name: The step's action name (see ``setActionName(_:)``), set when `body` returns,
@@ -189,7 +164,7 @@ extension UndoManager {
         // An event group the scope opened goes too if empty, so the end of the event closes
         // nothing (closing an empty group would clear the redo stack, spec R10.6).
         if savepoint.openedAutomaticGroup && undoStack.removeEmptyOpenTopLevelGroup() {
-            automaticGroupIsPending = false
+            state.automaticGroupIsPending = false
             state.automaticGroupIsOpen = false
         }
         if case .open(let saved) = savepoint.outerGroup, saved != nil || undoStack.topMetadata != nil {

@@ -78,24 +78,6 @@ extension UndoManager {
 
     var registrationIsEnabled: Bool { state.registrationDisableCount == 0 }
 
-    /// An automatic group was opened in this event and the end of the event will close it
-    /// (Apple's `autoPending`).
-    var automaticGroupIsPending: Bool {
-        get { state.automaticGroupIsPending }
-        set { state.automaticGroupIsPending = newValue }
-    }
-
-    /// Whether ``runLoop`` has this manager on its list of pending end-of-event closes.
-    var isScheduledOnRunLoop: Bool {
-        get { state.isScheduledOnRunLoop }
-        set { state.isScheduledOnRunLoop = newValue }
-    }
-
-    var eventObservers: [(id: Int, body: (Event) -> Void)] {
-        _read { yield state.eventObservers }
-        _modify { yield &state.eventObservers }
-    }
-
     // MARK: Routing through overridable members
 
     /// Calls one of the manager's overridable members on behalf of the public call `call`, as

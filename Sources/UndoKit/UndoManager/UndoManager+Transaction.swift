@@ -1,12 +1,5 @@
-/// The end of every operation that changes the steps (see ARCHITECTURE.md, "A transaction's
-/// life").
-///
-/// The primitives that change the stacks keep the ledger, the clean mark and their dropped
-/// entries consistent as they go, and record their ``StepEdit``s while anything listens.
-/// Each operation then settles once, when its change is complete and before its last
-/// notification: it releases the dropped entries, hands the edits to the listeners, reports
-/// the clean state and, in debug builds, checks every invariant. The public operation
-/// publishes Observation changes last.
+/// The end of every operation that changes the steps: ``settle()``, once the change is
+/// complete (see ARCHITECTURE.md, "A transaction's life").
 extension UndoManager {
     /// Settles the operation in progress: a few tests when nothing is pending.
     @inline(__always)

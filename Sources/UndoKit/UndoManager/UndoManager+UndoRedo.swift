@@ -4,9 +4,9 @@ extension UndoManager {
     /// undoes through ``undoNestedGroup()``, as Apple documents, so overrides of both run.
     func undoClosingTheAutomaticGroup() {
         post(.checkpoint)
-        if !isBusy && automaticGroupIsPending && undoStack.nesting == 1 {
+        if !isBusy && state.automaticGroupIsPending && undoStack.nesting == 1 {
             endUndoGroupingThroughOverrides(from: "undo()")
-            automaticGroupIsPending = false
+            state.automaticGroupIsPending = false
         }
         guard undoStack.nesting == 0 && !state.isRedoing else {
             programmerError(in: PublicCall("undo()"), "undo was called with too many nested undo groups")
@@ -56,7 +56,7 @@ extension UndoManager {
         // The flag tested twice, not once around both: the common undo keeps its code layout
         // (callgrind, W1: one test cost 4 to 5 instructions per undo).
         if undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterTopLevelUndo(stepThatLeft: gone)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: true)
         } else if !undoesTopLevelGroup && state.historyTree != nil {
             historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
@@ -103,9 +103,9 @@ extension UndoManager {
         }
         // Split as in undoNewestGroup(in:).
         if redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(stepThatLeft: gone, topLevel: true)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false)
         } else if !redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterRedo(stepThatLeft: gone, topLevel: false)
+            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false, topLevel: false)
         }
         settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))
@@ -206,14 +206,11 @@ extension UndoManager {
         }
     }
 
-    /// Runs the rest of a run of command steps on `model` (loaded and held by the caller) at
-    /// the end of `entries`, newest first, each moved to the current stack as its own inverse:
-    /// the general loop without its per-step dispatch, each step seeing the same checks.
-    /// Stops at an entry of another kind or model, which stays. Returns whether a step aborted
-    /// the invocation (``removeAllActions()``).
-    ///
-    /// A step on the model is recognized by its target identity alone: the model is alive,
-    /// and a step's model reference pins its object's address (see ``ModelReference``).
+    /// Runs the rest of a run of command steps on `model` (loaded and held by the caller),
+    /// newest first, as the general loop would but without its per-step dispatch; stops at an
+    /// entry of another kind or model. Returns whether a step aborted the invocation. A step is
+    /// recognized by its target identity alone: the model is alive, and a step's model
+    /// reference pins its object's address (see ``ModelReference``).
     private func runCommands(on model: Unmanaged<AnyObject>, from entries: StackEntries, executing: Bool) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place; a step on the model is moved out, its command run

@@ -41,11 +41,8 @@ import Foundation
 /// ### Subclassing
 ///
 /// Every member of Apple's API is `open` and declared in the class body, so a subclass in
-/// another module overrides it as it would Apple's: a text editor closes its typing group in
-/// an overridden ``undo()``, a manager counts registrations, a document's manager adds stored
-/// properties and an initializer. The manager calls its own overridable members where Apple's
-/// does (``undo()`` calls ``endUndoGrouping()`` and ``undoNestedGroup()``, for example);
-/// <doc:SubclassingUndoManager> lists every such path.
+/// another module overrides it as it would Apple's, and the manager calls its own overridable
+/// members where Apple's does; <doc:SubclassingUndoManager> lists every such path.
 ///
 /// `UndoManager` is not `Sendable` and not bound to an actor: it belongs to whichever
 /// isolation domain owns it (the main actor in an app, a document's actor on a server).
@@ -115,12 +112,10 @@ open class UndoManager: NSObject {
     /// Creates a manager with a run loop of its own, which ends the manager's events wherever
     /// the registering code runs in a real event loop.
     ///
-    /// An automatic group opened inside a pass of the thread's Foundation run loop, or inside a
-    /// main-actor job, closes at the end of that pass or job, as on Apple platforms: ported
-    /// code needs no ``SimulatedRunLoop/tick(mode:)``. Elsewhere (a command-line tool, a
-    /// server's actor) nothing ends the event until you tick, call ``endEventGroup()`` or
-    /// undo, as in an Apple process with no event loop. `runLoop.stopDriving()` turns the
-    /// automatic ends off.
+    /// Ported code needs no ``SimulatedRunLoop/tick(mode:)``: an automatic group opened in a
+    /// Foundation run-loop pass or a main-actor job closes at its end, as on Apple platforms;
+    /// elsewhere it waits for a tick, ``endEventGroup()`` or an undo (see
+    /// ``SimulatedRunLoop/drive(with:)-(AutomaticDriver)``).
     ///
     /// ```swift
     /// let manager = UndoManager()
@@ -234,9 +229,8 @@ open class UndoManager: NSObject {
     /// }
     /// ```
     ///
-    /// Every registration passes through both overloads, once each, whichever one the caller
-    /// chose. The handler runs where ``undo()`` or ``redo()`` is called: call them on the main
-    /// actor when you register main-actor handlers.
+    /// Every registration passes through both overloads (see the other). The handler runs
+    /// where ``undo()`` or ``redo()`` is called: call them on the main actor then.
     open func registerUndo<TargetType: AnyObject>(
         withTarget target: TargetType,
         handler: @escaping @MainActor (TargetType) -> Void
@@ -796,9 +790,8 @@ open class UndoManager: NSObject {
     /// Returns a proxy that records the next message sent to it as an undo operation on
     /// `target`: not supported without the Objective-C runtime, which forwards the message.
     ///
-    /// Declared so that a subclass written for Apple platforms that overrides it compiles
-    /// unchanged. This implementation stops the program, naming the closure API. Register a
-    /// closure instead:
+    /// Declared, as ``registerUndo(withTarget:selector:object:)`` is, for subclasses that
+    /// override it; this implementation stops the program. Register a closure instead:
     ///
     /// ```swift
     /// manager.registerUndo(withTarget: view) { $0.setFrame(oldFrame) }

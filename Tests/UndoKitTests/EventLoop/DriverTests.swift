@@ -264,7 +264,7 @@ struct CoordinationDriverTests {
             let id = nextEventID
             nextEventID += 1
             events[id] = body
-            let reference = RunLoopBoundReference(self, runLoop: RunLoop.current)
+            let reference = ConfinedReference(self, runLoop: RunLoop.current)
             let timer = Timer(timeInterval: 0, repeats: false) { _ in
                 guard let scenario = reference.object, let body = scenario.events.removeValue(forKey: id) else { return }
                 body(scenario)
@@ -325,7 +325,7 @@ struct CoordinationDriverTests {
         let log = await onRunLoopThread {
             let scenario = RunLoopScenario()
             scenario.loop.drive(with: .currentRunLoop)
-            let reference = RunLoopBoundReference(scenario, runLoop: RunLoop.current)
+            let reference = ConfinedReference(scenario, runLoop: RunLoop.current)
             RunLoop.current.perform {
                 guard let scenario = reference.object else { return }
                 // Inside a block the loop runs before it sleeps: the driver's own block would

@@ -91,7 +91,7 @@ struct EventStreamTests {
         #expect(manager.storage.pointee.eventStreams.count == 1)
         manager.registerUndo(withTarget: Document()) { _ in }   // posts an event
         #expect(manager.storage.pointee.eventStreams.isEmpty)
-        #expect(manager.eventObservers.isEmpty)
+        #expect(manager.state.eventObservers.isEmpty)
     }
 
     @Test("A consumer task on another executor receives the events as they happen")
