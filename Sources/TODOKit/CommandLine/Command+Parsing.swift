@@ -12,7 +12,9 @@ extension Command {
     public init(parsing text: String) throws(CommandParseError) {
         var scanner = ArgumentScanner(text)
         let word = scanner.nextWord() ?? ""
-        guard let verb = Verb(word: word) else {
+        // `undo!` and `redo!` run a step even if its item was changed elsewhere since.
+        let anyway = word.hasSuffix("!")
+        guard let verb = Verb(word: anyway ? String(word.dropLast()) : word), !anyway || verb == .undo || verb == .redo else {
             throw .unknownCommand(word)
         }
         switch verb {
@@ -27,9 +29,7 @@ extension Command {
         case .priority:
             let item = try scanner.itemNumber(verb, "<n>")
             guard let word = scanner.nextWord() else { throw .missingArgument(verb, "low|medium|high") }
-            guard let priority = TODOItem.Priority(rawValue: word.lowercased()) else {
-                throw .invalidPriority(word)
-            }
+            guard let priority = TODOItem.Priority(rawValue: word.lowercased()) else { throw .invalidPriority(word) }
             try scanner.expectEnd(verb)
             self = .priority(item: item, priority)
         case .done, .undone, .rm:
@@ -51,7 +51,13 @@ extension Command {
         case .undo, .redo:
             let steps = try scanner.optionalCount(verb) ?? 1
             try scanner.expectEnd(verb)
-            self = verb == .undo ? .undo(steps: steps) : .redo(steps: steps)
+            self = verb == .undo ? .undo(steps: steps, anyway: anyway) : .redo(steps: steps, anyway: anyway)
+        case .drop:
+            let word = scanner.nextWord()
+            let which = word?.lowercased()
+            guard which == nil || which == "undo" || which == "redo" else { throw .unexpectedArgument(verb, word ?? "") }
+            try scanner.expectEnd(verb)
+            self = .drop(redo: which == "redo")
         case .export:
             let path = scanner.rest()
             self = .export(path: path.isEmpty ? nil : path)
@@ -141,9 +147,7 @@ extension Command {
             guard word != ";" else { return word }
             var escaped = ""
             for character in word {
-                if character == ";" || character == "\"" || character == "\\" {
-                    escaped.append("\\")
-                }
+                if character == ";" || character == "\"" || character == "\\" { escaped.append("\\") }
                 escaped.append(character)
             }
             return escaped

@@ -4,7 +4,7 @@ extension Command {
         // In the order `help` lists them; each one's arguments are in `usage`, what it does
         // in `summary`.
         case add, edit, detail, priority, done, undone, rm, mv, list
-        case undo, redo, goto, begin, end, history
+        case undo, redo, drop, goto, begin, end, history
         case export, `import`, help, quit
 
         /// The verb a word names, case-insensitively, aliases included (`ls`, `del`, `delete`,
@@ -44,6 +44,7 @@ extension Command {
             case .mv: "mv <n> <m>"
             case .undo: "undo [count]"
             case .redo: "redo [count]"
+            case .drop: "drop [redo]"
             case .goto: "goto <step>"
             case .export: "export [path]"
             case .import: "import <path>"
@@ -64,8 +65,9 @@ extension Command {
             case .rm: "remove item n"
             case .mv: "move item n to position m"
             case .list: "show the items"
-            case .undo: "undo the last step (or the last count steps)"
-            case .redo: "redo the last undone step (or count of them)"
+            case .undo: "undo your last step (or count); undo!: even if changed since"
+            case .redo: "redo your last undone step (or count); redo!: likewise"
+            case .drop: "forget the step undo (or redo) would take; its change stays"
             case .goto: "go to a step of the history tree (0: before the first)"
             case .begin: "start a group: the lines until end are one undo step"
             case .end: "end the group"

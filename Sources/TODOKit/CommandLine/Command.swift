@@ -26,10 +26,13 @@ public enum Command: Hashable, Sendable {
     case move(item: Int, to: Int)
     /// `list`: print the items.
     case list
-    /// `undo [count]`: undo the last step, or the last `count` steps.
-    case undo(steps: Int)
-    /// `redo [count]`: redo the last undone step, or `count` of them.
-    case redo(steps: Int)
+    /// `undo [count]`: undo the last step, or the last `count` steps; `undo!` undoes a step
+    /// whose item was changed elsewhere since, over that change (`anyway`).
+    case undo(steps: Int, anyway: Bool = false)
+    /// `redo [count]`: redo the last undone step, or `count` of them; `redo!`, `anyway`.
+    case redo(steps: Int, anyway: Bool = false)
+    /// `drop [redo]`: forget the step undo (or redo) would take, without running it.
+    case drop(redo: Bool)
     /// `goto <step>`: go to a step of the history tree as `history` numbers it (0: before
     /// the first step), undoing and redoing across branches.
     case goto(step: Int)
@@ -67,6 +70,7 @@ public enum Command: Hashable, Sendable {
         case .list: .list
         case .undo: .undo
         case .redo: .redo
+        case .drop: .drop
         case .goto: .goto
         case .begin: .begin
         case .end: .end

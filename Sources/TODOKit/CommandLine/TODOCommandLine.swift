@@ -76,11 +76,17 @@ public enum TODOCommandLine {
             return 1
         }
         repl.reportsOutsideChanges = false
+        // A one-shot has no steps of its own: its undo takes the newest step of the list.
+        repl.ownStepsOnly = false
         let line = Command.line(fromArguments: invocation.command)
         if let commands = try? Command.parseLine(line),
-           let sessionOnly = commands.first(where: { $0.verb == .begin || $0.verb == .end }) {
-            // A group needs later lines to end it; a one-shot command has none.
-            console.writeError("""
+           let sessionOnly = commands.first(where: { [.begin, .end, .drop].contains($0.verb) }) {
+            // A group needs later lines to end it, and a one-shot has no steps of its own to drop.
+            console.writeError(sessionOnly.verb == .drop ? """
+                todo: "drop" works only in a session, on a step of its own that undo refuses; a one-shot undo \
+                takes the newest step of the list, whoever made it, and is never refused
+
+                """ : """
                 todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
                 and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
                 line: todo add milk ';' add eggs
@@ -153,13 +159,19 @@ public enum TODOCommandLine {
             one-shot commands a ";" inside an argument is text too; give it as an argument
             of its own to separate commands: todo add milk ';' add eggs.
             The list is saved after every change, with its undo history, in a database any
-            number of todo processes can share: a later todo, one-shot or session, can undo
-            and redo it. Nothing you undo is lost: a change made after undo keeps the undone
-            steps as a branch of the history tree. "history" draws the tree, numbered, with
-            when each step was made; "goto N" goes to any step, across branches (goto 0: the
-            start). $TODO_HISTORY_LIMIT steps are kept (default 100; 0 keeps none). If another
-            todo changes the list, it is reloaded before your next line; undo continues from
-            the newest step, whoever made it.
+            number of todo processes can share, and later ones read. Nothing you undo is
+            lost: a change made after undo keeps the undone steps as a branch of the history
+            tree. "history" draws the tree, numbered, with when each step was made; "goto N"
+            goes to any step, across branches (goto 0: the start). $TODO_HISTORY_LIMIT steps
+            are kept (default 100; 0 keeps none). If another todo changes the list, it is
+            reloaded before your next line.
+            In a session, undo and redo take only your own steps, whatever other todos did in
+            between; history and goto show and move through the list's steps, everyone's. A
+            step whose item another todo changed since is refused, and nothing changes: "undo!"
+            undoes it anyway, over that change, and "drop" forgets it (its change stays), so
+            that undo goes on with your step before it ("redo!" and "drop redo" likewise). A
+            one-shot "todo undo" has no steps of its own: it undoes the newest step of the
+            list, whoever made it, as "todo redo" redoes the last one undone.
             Exit status: 0 when all went well; 1 when a command failed or its change could not
             be saved (a session at a terminal shows those as they happen, so it ends with 0
             after quit or Ctrl-D, and with 1 only if the list cannot be read); 2 for invalid
@@ -196,9 +208,7 @@ extension TODOCommandLine {
                 case "--version":
                     wantsVersion = true
                 case "--file":
-                    guard let path = remaining.popFirst(), !path.isEmpty else {
-                        throw Failure(message: "--file needs a path")
-                    }
+                    guard let path = remaining.popFirst(), !path.isEmpty else { throw Failure(message: "--file needs a path") }
                     file = path
                 case let option where option.hasPrefix("--file="):
                     let path = String(option.dropFirst("--file=".count))

@@ -15,9 +15,7 @@ extension TODOStore {
     /// - Parameter environment: The process environment; a parameter so that tests need not
     ///   change the real one.
     public static func defaultFileURL(environment: [String: String]) -> URL {
-        if let file = environment["TODO_FILE"], !file.isEmpty {
-            return URL(fileURLWithPath: file)
-        }
+        if let file = environment["TODO_FILE"], !file.isEmpty { return URL(fileURLWithPath: file) }
         let dataHome: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = URL(fileURLWithPath: xdg, isDirectory: true)

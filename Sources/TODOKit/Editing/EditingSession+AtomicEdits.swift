@@ -29,9 +29,7 @@ extension EditingSession {
             // one (see `perform(_:named:)`).
             commandsInOpenStep.removeAll()
         }
-        if !undoManager.groupsByEvent {
-            openGroupsOnManager()
-        }
+        if !undoManager.groupsByEvent { openGroupsOnManager() }
         isInsideAtomicEdits = true
         defer { isInsideAtomicEdits = false }
         let before = (changes: appliedChanges.count, changeCount: changeCount, commands: commandsInOpenStep)
@@ -51,6 +49,18 @@ extension EditingSession {
             if error is NothingChanged { return }
             throw error
         }
+    }
+}
+
+extension EditingSession {
+    /// Records `changes`, each fitting the list as the one before left it, as one new step
+    /// named `name`: how a shared history takes what a session did that it could not follow
+    /// step by step.
+    func record(_ changes: [TODOList.Change], named name: String) {
+        try? applyAll {
+            for change in changes { try perform(change, named: name) }
+        }
+        endEvent()
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import UndoKit
 
 extension EditingSession {
@@ -46,13 +47,59 @@ extension EditingSession {
         // Empties both stacks and closes every open group on the manager (spec R31).
         undoManager.removeAllActions()
         commandsInOpenStep.removeAll()
-        for index in openGroups.indices {
-            openGroups[index].isOpenOnManager = false
-        }
+        for index in openGroups.indices { openGroups[index].isOpenOnManager = false }
         endedGroupCount = 0
         appliedChanges.removeAll()
         self.list = list
         changeCount += 1
         return hadHistory
+    }
+
+    /// Takes `list`, which another process changed, keeping the undo history, whose steps
+    /// find their items wherever they are now (see ``TODOCommand``). Each item that changed
+    /// (edited, marked, moved, removed, added back) is noted on the undo manager as changed by
+    /// `origins[id]` (who the database says changed it), or else `origin`: a step on it is then
+    /// refused until run anyway or dropped (``undo(anyway:)``, ``dropStep(redo:)``).
+    ///
+    /// ```swift
+    /// session.takeOutsideChanges(to: list, origins: database.changedElsewhere, otherwise: "another todo")
+    /// ```
+    public func takeOutsideChanges(to list: TODOList, origins: [TODOItem.ID: String], otherwise origin: String) {
+        var old = [TODOItem.ID: (position: Int, item: TODOItem)](minimumCapacity: self.list.count)
+        for (position, item) in self.list.items.enumerated() { old[item.id] = (position, item) }
+        var parts: [String: [UndoPart]] = [:]
+        func note(_ id: TODOItem.ID, _ what: String, _ title: String) {
+            let by = origins[id] ?? origin
+            outsideChanges[id] = (what, title, by)
+            parts[by, default: []].append(UndoPart("item", id))
+        }
+        for (position, item) in list.items.enumerated() {
+            guard let (before, was) = old.removeValue(forKey: item.id) else {
+                note(item.id, "added back", item.title)
+                continue
+            }
+            var what = [was.title == item.title ? nil : "edited", was.detail == item.detail ? nil : "given another detail",
+                        was.isDone == item.isDone ? nil : item.isDone ? "marked done" : "marked not done",
+                        was.priority == item.priority ? nil : "set to \(item.priority.rawValue) priority"].compactMap { $0 }
+            // Positions alone say nothing: every insertion or removal shifts the items after it.
+            if what.isEmpty && origins[item.id] != nil { what = [before == position ? "changed" : "moved"] }
+            if !what.isEmpty { note(item.id, what.joined(separator: " and "), item.title) }
+        }
+        for (id, gone) in old { note(id, "removed", gone.item.title) }
+        for (origin, parts) in parts { undoManager.noteChanges(to: parts, origin: origin) }
+        self.list = list
+        changeCount += 1
+        coalescingEpoch += 1
+    }
+
+    /// What changed since the stale step, for the user: `item 3 "Buy milk" was marked done by
+    /// another todo (pid 4242) at 10:41`, `"Bread" was removed by …`.
+    func changesSince(_ stale: StaleStep) -> [String] {
+        stale.changes.map { change in
+            guard let id = change.part.flatMap({ UUID(uuidString: $0.identifier) }), let outside = outsideChanges[id] else {
+                return "the list was changed by \(change.origin ?? "another todo")"
+            }
+            return (list.position(of: id).map { "item \($0 + 1) " } ?? "") + "\(Self.quoted(outside.title)) was \(outside.what) by \(outside.origin)"
+        }
     }
 }

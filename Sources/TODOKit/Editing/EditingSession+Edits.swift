@@ -31,7 +31,10 @@ extension EditingSession {
     public func setTitle(_ title: String, at position: Int) throws(EditingSessionError) -> Bool {
         let title = try Self.validTitle(title)
         let id = try item(at: position).id
-        return try update(at: position, named: "Edit \(Self.quoted(title))", coalescingKey: "title of \(id)") {
+        // The epoch changes with every change from elsewhere: a step saved before one is not
+        // the newest step on disk any more, and must not grow.
+        let key = "title of \(id) in \(coalescingEpoch)"
+        return try update(at: position, named: "Edit \(Self.quoted(title))", coalescingKey: key) {
             $0.title = title
         }
     }
@@ -120,23 +123,17 @@ extension EditingSession {
             do {
                 item.title = try Self.validTitle(item.title)
                 item.detail = try Self.validLine(item.detail)
-            } catch {
-                throw .importedItem(number: index + 1, reason: error.description)
-            }
+            } catch { throw .importedItem(number: index + 1, reason: error.description) }
             added.append(item)
         }
-        for item in added {
-            try perform(.insert(item, at: list.count), named: name)
-        }
+        for item in added { try perform(.insert(item, at: list.count), named: name) }
         return added.count
     }
 }
 
 extension EditingSession {
     func item(at position: Int) throws(EditingSessionError) -> TODOItem {
-        guard list.contains(position: position) else {
-            throw .noSuchItem(position: position, count: list.count)
-        }
+        guard list.contains(position: position) else { throw .noSuchItem(position: position, count: list.count) }
         return list.items[position]
     }
 
@@ -180,9 +177,7 @@ extension EditingSession {
             // see `openStep`.
             commandsInOpenStep.removeAll()
         }
-        if !isInsideAtomicEdits {
-            openGroupsOnManager()
-        }
+        if !isInsideAtomicEdits { openGroupsOnManager() }
         let command = TODOCommand(applying: change, to: list, named: name, at: clock())
         // UndoKit's scoped group gives an edit the group it needs when none is open (only
         // possible with groupsByEvent off): one undo step of its own, and no way to trap.
@@ -197,13 +192,14 @@ extension EditingSession {
         commandsInOpenStep.append(command)
     }
 
-    /// Applies a change of a ``TODOCommand`` that is executing or undoing, and returns its
-    /// inverse; `nil`, changing nothing, if it does not fit the list.
-    func applyRecorded(_ change: TODOList.Change) -> TODOList.Change? {
-        // Commands run strictly in reverse order of the changes they revert, and restored
-        // histories are checked against the list first, so positions always exist; checking
-        // anyway means a bug elsewhere could never turn into a trap here.
-        guard list.canApply(change) else { return nil }
+    /// Applies a change of a ``TODOCommand`` that is executing or undoing, found on its item
+    /// `id` (``TODOList/locating(_:item:)``), and returns its inverse; `nil`, changing
+    /// nothing, if that item is gone (a step another process overtook, run anyway).
+    func applyRecorded(_ change: TODOList.Change, item id: TODOItem.ID?) -> TODOList.Change? {
+        // The session's own steps run in reverse order of the changes they revert, and restored
+        // histories are checked against the list first, so on a list only this session
+        // changed, every change is found where it was recorded.
+        guard let change = list.locating(change, item: id) else { return nil }
         appliedChanges.append(list.identified(change))
         let inverse = list.apply(change)
         changeCount += 1

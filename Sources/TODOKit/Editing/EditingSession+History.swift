@@ -93,11 +93,7 @@ extension EditingSession {
     ///   changes then.
     public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(RestoreError) {
         guard Self.fits(history, list) else { throw .doesNotFit }
-        do {
-            try undoManager.restoreUndoHistory(history, on: self)
-        } catch {
-            throw .notRestorable(reason: error.description)
-        }
+        do { try undoManager.restoreUndoHistory(history, on: self) } catch { throw .notRestorable(reason: error.description) }
     }
 
     /// Why ``restoreHistory(_:)`` refused a history; the session is as it was.
@@ -170,9 +166,7 @@ extension EditingSession {
             if let id = step.id, parents.contains(id) { states[id] = undone }
             // The session never records an empty step; a saved one is damage.
             guard !step.commands.isEmpty else { return false }
-            for command in step.commands.reversed() where !command.undoes(on: &undone) {
-                return false
-            }
+            for command in step.commands.reversed() where !command.undoes(on: &undone) { return false }
         }
         var redone = list
         for step in history.redoSteps.reversed() {
@@ -199,9 +193,7 @@ extension EditingSession {
         // The session never records an empty step; a saved one is damage.
         guard !step.commands.isEmpty else { return false }
         // A group runs its steps newest first, for redo as for undo.
-        for command in step.commands.reversed() where !command.redoes(on: &list) {
-            return false
-        }
+        for command in step.commands.reversed() where !command.redoes(on: &list) { return false }
         return true
     }
 }

@@ -10,7 +10,8 @@ import UndoKit
 /// move the same command between the stacks, so the cycle continues indefinitely, and items
 /// come back with the same identity and at the same position. Because the steps are `Codable`
 /// values, the history can be saved with the list and restored in a later process
-/// (``openStep``, ``restoreHistory(_:)``).
+/// (``openStep``, ``restoreHistory(_:)``). Another process's changes keep it
+/// (``takeOutsideChanges(to:origins:otherwise:)``): a step whose item changed is refused.
 ///
 /// With `groupsByEvent` (the default) all edits between two calls of ``endEvent()`` form one
 /// undo step, like all the changes one keystroke makes in an app. ``beginGroup(named:)`` and
@@ -67,6 +68,13 @@ public final class EditingSession {
     /// While an undo step is open: the commands performed in it so far; see ``openStep``.
     var commandsInOpenStep: [TODOCommand] = []
 
+    /// What other processes did to each item, as ``takeOutsideChanges(to:origins:otherwise:)``
+    /// saw it: what a refused undo says.
+    var outsideChanges: [TODOItem.ID: (what: String, title: String, origin: String)] = [:]
+
+    /// Part of the coalescing key of title edits; see ``takeOutsideChanges(to:origins:otherwise:)``.
+    var coalescingEpoch = 0
+
     /// Tells each edit when it is made; tests set a fixed clock.
     public var clock: () -> Date = { Date() }
 
@@ -105,6 +113,8 @@ public final class EditingSession {
         // The tree's dates follow the session's clock, which tests fix.
         undoManager.historyTreeClock = { [weak self] in self?.clock() ?? Date() }
         undoManager.coalescingInterval = .seconds(60)
+        // A step whose item was changed elsewhere since is not undone over that change.
+        undoManager.staleStepPolicy = .refuse
     }
 
     /// The run loop whose ``endEvent()`` ticks close the automatic undo group.

@@ -30,6 +30,9 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     case removedEarlierOnTheLine(number: Int)
     /// `goto` named a step `history` does not show.
     case noSuchStep(number: Int, count: Int)
+    /// The step undo (`isUndo`) or redo would take touched items changed elsewhere since:
+    /// `changes` says which and how (see ``EditingSession/undo(anyway:)``).
+    case changedElsewhere(step: String, isUndo: Bool, changes: [String])
 
     /// A one-line explanation for the user.
     public var description: String {
@@ -57,6 +60,9 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
             return count == 0
                 ? "no step \(number); the history is empty (0: before the first step)"
                 : "no step \(number); history shows steps 1 to \(count) (0: before the first step)"
+        case .changedElsewhere(let step, let isUndo, let changes):
+            let more = changes.count > 2 ? ", and \(changes.count - 2) more items were changed" : ""
+            return "cannot \(isUndo ? "undo" : "redo") \(step): " + changes.prefix(2).joined(separator: ", and ") + more + "; nothing changed"
         case .controlCharacter(0x09, let position):
             return "titles and details cannot contain tabs (U+0009 at character \(position)); use spaces"
         case .controlCharacter(let value, let position):

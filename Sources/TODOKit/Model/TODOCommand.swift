@@ -11,6 +11,10 @@ import UndoKit
 /// undoing applies ``inverse``. Applying one always yields the other again (see
 /// ``TODOList/apply(_:)``), so a command can be undone and redone any number of times.
 ///
+/// A command changes one item, ``item``, which it declares as its step's part
+/// (``undoParts``), and finds where that item is when it runs: another process may have added
+/// or removed items before it since (see ``TODOList/locating(_:item:)``).
+///
 /// ```swift
 /// let list: TODOList = [TODOItem(title: "Buy milk")]
 /// let command = TODOCommand(applying: .remove(at: 0), to: list, named: "Remove \"Buy milk\"")
@@ -26,6 +30,8 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     public let name: String
     /// When the edit was made, to the second; redo keeps it.
     public let date: Date
+    /// The item a move moves (saved as `"item"`): the other changes name it themselves.
+    private var movedItem: TODOItem.ID?
 
     /// Creates the command that applies `change` to `list`, as it is now.
     ///
@@ -38,32 +44,42 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     ///
     /// - Precondition: `list.canApply(change)`.
     public init(applying change: TODOList.Change, to list: TODOList, named name: String, at date: Date = Date()) {
-        self.init(change: change, inverse: list.inverse(of: change), name: name, date: date)
+        let moved = if case .move(let source, _) = change { list.items[source].id } else { nil as TODOItem.ID? }
+        self.init(change: change, inverse: list.inverse(of: change), name: name, date: date, movedItem: moved)
     }
 
-    init(change: TODOList.Change, inverse: TODOList.Change, name: String, date: Date) {
+    init(change: TODOList.Change, inverse: TODOList.Change, name: String, date: Date, movedItem: TODOItem.ID? = nil) {
         self.change = change
         self.inverse = inverse
         self.name = name
         self.date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        self.movedItem = movedItem
     }
 
-    /// Applies ``change`` to the session's list.
+    /// The item the command changes; `nil` only for a move saved by an earlier version.
+    public var item: TODOItem.ID? {
+        switch (change, inverse) {
+        case (.insert(let item, _), _), (_, .insert(let item, _)), (.replace(_, let item), _): item.id
+        default: movedItem
+        }
+    }
+
+    /// Applies ``change`` to the session's list, on the item it changed wherever it is now.
     public mutating func execute(on session: EditingSession) {
-        if let applied = session.applyRecorded(change) {
-            inverse = applied
-        }
+        if let applied = session.applyRecorded(change, item: item) { inverse = applied }
     }
 
-    /// Applies ``inverse`` to the session's list.
+    /// Applies ``inverse`` to the session's list, on the item it changed wherever it is now.
     public mutating func undo(on session: EditingSession) {
-        if let applied = session.applyRecorded(inverse) {
-            change = applied
-        }
+        if let applied = session.applyRecorded(inverse, item: item) { change = applied }
     }
 
     /// The step's name: ``name``.
     public var actionName: String { name }
+
+    /// The item the command changes, as the part of the list its step touched: a change noted
+    /// to that item elsewhere makes the step stale (UndoKit's `noteChanges(to:origin:)`).
+    public var undoParts: [UndoPart] { item.map { [UndoPart("item", $0)] } ?? [] }
 }
 
 extension TODOCommand {
@@ -84,16 +100,18 @@ extension TODOCommand {
 
 extension TODOCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case change, inverse, name, date
+        case change, inverse, name, date, item
     }
 
-    /// Writes `{"change":…,"date":<seconds since 1970>,"inverse":…,"name":…}`.
+    /// Writes `{"change":…,"date":<seconds since 1970>,"inverse":…,"name":…}`, and a move's
+    /// `"item"`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ChangeCoding(change), forKey: .change)
         try container.encode(ChangeCoding(inverse), forKey: .inverse)
         try container.encode(name, forKey: .name)
         try container.encode(Int64(date.timeIntervalSince1970), forKey: .date)
+        try container.encodeIfPresent(movedItem, forKey: .item)
     }
 
     /// Reads a command written by ``encode(to:)``.
@@ -109,7 +127,8 @@ extension TODOCommand: Codable {
             change: try container.decode(ChangeCoding.self, forKey: .change).change,
             inverse: try container.decode(ChangeCoding.self, forKey: .inverse).change,
             name: try container.decode(String.self, forKey: .name),
-            date: Date(timeIntervalSince1970: TimeInterval(seconds))
+            date: Date(timeIntervalSince1970: TimeInterval(seconds)),
+            movedItem: try container.decodeIfPresent(UUID.self, forKey: .item)
         )
     }
 

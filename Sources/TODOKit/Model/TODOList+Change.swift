@@ -85,6 +85,29 @@ extension TODOList {
 }
 
 extension TODOList {
+    /// `change`, recorded on the item `id`, moved to where that item is now; `nil` if it is
+    /// gone, or, for an insertion, back already. Another process may have added or removed
+    /// items since the change was recorded: an undone removal goes back where it was, or at
+    /// the end of a list that is shorter now. Without an `id`, `change` as it is, if it fits.
+    ///
+    /// ```swift
+    /// list.locating(.remove(at: 2), item: milk.id)   // .remove(at: 4) once two items came before it
+    /// ```
+    public func locating(_ change: Change, item id: TODOItem.ID?) -> Change? {
+        guard let id else { return canApply(change) ? change : nil }
+        func found(_ recorded: Int) -> Int? {
+            contains(position: recorded) && items[recorded].id == id ? recorded : position(of: id)
+        }
+        switch change {
+        case .insert(let item, let at): return position(of: item.id) == nil ? .insert(item, at: Swift.min(Swift.max(at, 0), count)) : nil
+        case .remove(let at): return found(at).map { .remove(at: $0) }
+        case .replace(let at, let item): return found(at).map { .replace(at: $0, with: item) }
+        case .move(let from, let to): return found(from).map { .move(from: $0, to: Swift.min(Swift.max(to, 0), count - 1)) }
+        }
+    }
+}
+
+extension TODOList {
     /// A change with the identity of the item it finds at its position (none for an
     /// insertion, whose item is new): what lets a store check that it changes the very item
     /// the change was made to.

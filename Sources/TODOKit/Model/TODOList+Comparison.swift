@@ -22,9 +22,7 @@ extension TODOList {
             }
             if items[old] != item { changed.append(position + 1) }
         }
-        for (position, item) in items.enumerated() where positionsAfter[item.id] == nil {
-            gone.append(position + 1)
-        }
+        for (position, item) in items.enumerated() where positionsAfter[item.id] == nil { gone.append(position + 1) }
         if back.isEmpty && gone.isEmpty {
             // Without insertions or removals every position is comparable. A move shifts the
             // items between its ends by one; the moved item is the one that went furthest.

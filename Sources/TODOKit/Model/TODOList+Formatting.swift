@@ -12,12 +12,8 @@ extension TODOList {
     public func line(at position: Int) -> String {
         let item = items[position]
         var line = "\(position + 1). [\(item.isDone ? "x" : " ")] \(item.title)"
-        if item.priority != .medium {
-            line += "  (\(item.priority.rawValue) priority)"
-        }
-        if !item.detail.isEmpty {
-            line += "  — \(item.detail)"
-        }
+        if item.priority != .medium { line += "  (\(item.priority.rawValue) priority)" }
+        if !item.detail.isEmpty { line += "  — \(item.detail)" }
         return line
     }
 

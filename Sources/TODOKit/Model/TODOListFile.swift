@@ -61,9 +61,7 @@ public struct TODOListFile: Codable, Hashable, Sendable {
         }
         do {
             self = try decoder.decode(Self.self, from: data)
-        } catch {
-            throw ReadError(reason: "its items cannot be read (\(Self.describe(error)))")
-        }
+        } catch { throw ReadError(reason: "its items cannot be read (\(Self.describe(error)))") }
     }
 
     /// Why a file could not be read as a list.

@@ -67,11 +67,7 @@ enum LegacyFiles {
                 }
                 // Restored, as a session will, the history fits the list, and every step has an id.
                 let session = EditingSession(list: contents.list)
-                do {
-                    try session.restoreHistory(history)
-                } catch {
-                    throw Problem(reason: error.description)
-                }
+                do { try session.restoreHistory(history) } catch { throw Problem(reason: error.description) }
                 contents.history = try? session.undoManager.undoHistory(of: TODOCommand.self)
             } catch {
                 contents.problems.append("its undo history is not imported: \(error.reason)")
@@ -187,9 +183,7 @@ enum LegacyFiles {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
-            for _ in 0..<8 {
-                crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1
-            }
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
         }
         return crc ^ 0xFFFF_FFFF
     }
@@ -216,11 +210,7 @@ enum LegacyFiles {
         // Version 1 is the header and the history; version 2 continues with changes.
         let base = header.formatVersion == 1 ? Data(lines[1...].joined(separator: [0x0A])) : Data(lines[1])
         var history: UndoHistory<TODOCommand>
-        do {
-            history = try UndoHistory(encoded: base)
-        } catch {
-            throw Problem(reason: error.description)
-        }
+        do { history = try UndoHistory(encoded: base) } catch { throw Problem(reason: error.description) }
         let changes = header.formatVersion == 1 ? [] : framedLines(Data(lines[2...].joined(separator: [0x0A])))
         guard !changes.isEmpty else { return (history, header.revision) }
         // The tree as steps by id, each with its parent, which the changes apply to: the path

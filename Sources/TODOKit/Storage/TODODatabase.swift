@@ -28,6 +28,9 @@ public final class TODODatabase {
     public private(set) var revision = 0
     /// What opening the database had to say: an import of old files, an upgrade.
     public internal(set) var notices: [String] = []
+    /// The items other processes changed, as the last ``refresh()`` that found a change read
+    /// them, and who changed each: `another todo (pid 4242)`. Removed items have no row to tell.
+    public private(set) var changedElsewhere: [TODOItem.ID: String] = [:]
 
     var connection: SQLiteConnection?
     var isWriting = false
@@ -65,14 +68,14 @@ public final class TODODatabase {
         }
         let version = try run { () throws(SQLiteError) in try connection.integer("PRAGMA data_version") }
         if isLoaded && version == dataVersion { return .unchanged }
-        let read = try reading { () throws(TODOStoreError) -> (list: TODOList, revision: Int)? in
+        let read = try reading { () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
             let revision = try readRevision()
-            return isLoaded && revision == self.revision ? nil : (try readList(), revision)
+            return isLoaded && revision == self.revision ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
         }
         dataVersion = version
         defer { isLoaded = true }
         guard let read else { return .unchanged }
-        revision = read.revision
+        (revision, changedElsewhere) = (read.revision, read.elsewhere)
         return isLoaded ? .changed(read.list) : .loaded(read.list)
     }
 
@@ -87,10 +90,7 @@ public final class TODODatabase {
         let connection = try opened(creating: true)
         try run(writing: true) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
         isWriting = true
-        defer {
-            isWriting = false
-            revisionBeforeCommit = nil
-        }
+        defer { (isWriting, revisionBeforeCommit) = (false, nil) }
         do throws(TODOStoreError) {
             try body()
             do { try store.beforeCommit() } catch { throw TODOStoreError.unwritable(path: path, reason: "\(error)") }
@@ -135,9 +135,7 @@ public final class TODODatabase {
         // The number of items, from the position index (positions run 0, 1, 2, …).
         func count() throws(SQLiteError) -> Int { Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0) }
         func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
-            guard changed == 1 else {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
-            }
+            guard changed == 1 else { throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed") }
         }
         let stamp: [SQLiteValue] = [.int(revision), .text(origin)]
         func fields(_ item: TODOItem) -> [SQLiteValue] {
@@ -181,6 +179,19 @@ public final class TODODatabase {
             throw .corrupt(path: path, reason: "the list's revision is missing or out of range")
         }
         return Int(revision)
+    }
+
+    /// The items other processes changed after ``revision``, each with who changed it.
+    private func readChanges() throws(TODOStoreError) -> [UUID: String] {
+        var changed: [UUID: String] = [:]
+        try run { () throws(SQLiteError) in
+            try connection?.forEachRow("""
+                SELECT item.id, pid FROM item LEFT JOIN origin ON origin.id = changed_by WHERE changed_in > ? AND changed_by IS NOT ?
+                """, [.int(revision), .text(origin)]) { row in
+                UUID(parsingUTF8: row.bytes(0)).map { changed[$0] = "another todo" + (row.isNull(1) ? "" : " (pid \(row.integer(1)))") }
+            }
+        }
+        return changed
     }
 
     /// Every item, in order; a row `todo` would never write is damage.

@@ -48,9 +48,7 @@ public enum TODOStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether another process held the lock: then nothing was tried.
-    var isLocked: Bool {
-        if case .locked = self { true } else { false }
-    }
+    var isLocked: Bool { if case .locked = self { true } else { false } }
 
     /// `5`, `0.2`: a timeout as `TODO_LOCK_TIMEOUT` would set it.
     private static func seconds(_ duration: Duration) -> String {

@@ -74,9 +74,7 @@ public struct LineEditor {
             cursor += 1
         case .enter:
             let line = text
-            if !line.allSatisfy(\.isWhitespace), history.last != line {
-                history.append(line)
-            }
+            if !line.allSatisfy(\.isWhitespace), history.last != line { history.append(line) }
             reset()
             return .submit(line)
         case .backspace:

@@ -44,14 +44,20 @@ extension REPL {
             report(try session.move(from: try shownPosition(number), to: destination - 1), at: destination - 1)
         case .list:
             session.list.lines.forEach(say)
-        case .undo(let steps):
-            let before = session.list
-            report(try session.undo(steps: steps), asked: steps, from: before, nothing: "Nothing to undo")
-        case .redo(let steps):
-            let before = session.list
-            report(try session.redo(steps: steps), asked: steps, from: before, nothing: "Nothing to redo")
+        case .undo(let steps, let anyway):
+            try undo(steps, redo: false, anyway: anyway)
+        case .redo(let steps, let anyway):
+            try undo(steps, redo: true, anyway: anyway)
+        case .drop(let redo):
+            guard let name = try session.dropStep(redo: redo) else { return say(redo ? "Nothing to redo" : "Nothing to undo") }
+            say(redo ? "Dropped \(name) from redo: it will not be redone" : "Dropped \(name): its change stays, and undo goes on before it")
         case .goto(let number):
-            let moved = try session.go(toStep: number)
+            let at = " at " + Self.timestamp(session.clock(), in: timeZone).suffix(5)
+            let moved = if let shared {
+                try shared.go(toStep: number, session, origin: "your goto \(number)" + at)
+            } else {
+                try session.go(toStep: number)
+            }
             let place = number == 0 ? "At the start" : "At step \(number)"
             if let moved {
                 let counts = [moved.undone > 0 ? "undid \(moved.undone)" : nil, moved.redone > 0 ? "redid \(moved.redone)" : nil]
@@ -121,9 +127,7 @@ extension REPL {
     /// brings the same item back.
     private func shownPosition(_ number: Int) throws(EditingSessionError) -> Int {
         guard let start = lineStart else { return number - 1 }
-        guard number >= 1, number <= start.count else {
-            throw .noSuchItem(position: number - 1, count: start.count)
-        }
+        guard number >= 1, number <= start.count else { throw .noSuchItem(position: number - 1, count: start.count) }
         var position: Int? = number - 1
         var removed: UUID?
         for identified in session.appliedChanges[start.changes...] {
@@ -159,24 +163,24 @@ extension REPL {
     }
 
     /// The titles of the steps an `undo N` or `redo N` took, the last with what changed.
-    private func report(_ titles: [String], asked: Int, from before: TODOList, nothing: String) {
+    func report(_ titles: [String], asked: Int, from before: TODOList, nothing: String) {
         guard let last = titles.last else {
             say(nothing)
             return
         }
         titles.dropLast().forEach(say)
         say(last + before.changes(to: session.list))
-        if titles.count < asked {
-            say("(\(nothing.lowercased()) after \(titles.count) of \(asked))")
-        }
+        if titles.count < asked { say("(\(nothing.lowercased()) after \(titles.count) of \(asked))") }
     }
 
     /// Draws the history tree: one step per line, numbered for `goto`, the current step
     /// marked `*` and the steps redo would take `>`. A chain stays in its column; a branch
     /// (steps an edit after undo kept) is indented under the step it grew from.
     private func printHistory() {
-        let steps = session.historySteps
-        let inProgress = session.history.inProgress
+        // A session that undoes only its own steps shows the list's shared history, with the
+        // line's changes it does not hold yet in progress.
+        let steps = (shared?.session ?? session).historySteps
+        let inProgress = shared.map { $0.mirrored < session.appliedChanges.count } ?? true ? session.history.inProgress : nil
         guard !steps.isEmpty || inProgress != nil else {
             say("No history yet: every change you make is a step here")
             return
@@ -191,9 +195,7 @@ extension REPL {
             say("\(marker) \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(date)  "
                 + String(repeating: "| ", count: column) + step.name)
         }
-        if let inProgress {
-            say("*       \(Self.timestamp(inProgress.date, in: timeZone))  \(inProgress.name)  (in progress)")
-        }
+        if let inProgress { say("*       \(Self.timestamp(inProgress.date, in: timeZone))  \(inProgress.name)  (in progress)") }
     }
 
     /// The column each step is drawn in: a step's newest child continues its column, older
@@ -240,12 +242,17 @@ extension REPL {
 
     private func message(for error: EditingSessionError, running command: Command) -> String {
         switch error {
+        case .groupOpen where command.verb == .drop && !session.isGroupOpen:
+            "cannot drop a step on a line that changed the list; type drop on a line of its own"
         case .groupOpen:
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
         case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep, .importedItem:
             "\(error) (usage: \(command.verb.usage))"
+        case .changedElsewhere(_, let isUndo, _):
+            "\(error). Type \"\(isUndo ? "undo" : "redo")!\" to \(isUndo ? "undo" : "redo") it anyway, or \"drop\(isUndo ? "" : " redo")\" "
+                + "to forget that step"
         }
     }
 }

@@ -8,13 +8,14 @@ extension REPL {
             defer { _ = session.takeChanges() }
             return runEvent(commands)
         }
-        defer { savedHistory.lineEnded(session) }
+        defer {
+            savedHistory.lineEnded(session)
+            shared = nil
+        }
         // Reading takes no lock, so that `list` on a list this process may not change works,
         // and writes nothing.
         guard catchUp(), loadHistoryIfNeeded(for: commands) else { return false }
-        guard commands.contains(where: mayChangeList) else {
-            return runEvent(commands)
-        }
+        guard commands.contains(where: mayChangeList) else { return runEvent(commands) }
         let outputBefore = pendingOutput.count
         var ran = false
         var succeeded = false
@@ -24,10 +25,18 @@ extension REPL {
                 guard try catchUpHoldingLock(), loadHistoryIfNeeded(for: commands) else { return }
                 ran = true
                 succeeded = runEvent(commands)
+                shared?.recordUnfollowed(session)
                 let changes = session.takeIdentifiedChanges()
                 guard !changes.isEmpty else { return }
                 try database.commit(changes)
-                try savedHistory.save(session, to: database, edited: commands.contains { $0.isEditOrRead && mayChangeList($0) })
+                if let shared, shared.isUsed {
+                    try shared.saved.save(shared.session, to: database, edited: false)
+                    // The newest row is the shared history's: the session's next step is new.
+                    savedHistory.reset(keepingSteps: 0)
+                    session.coalescingEpoch += 1
+                } else {
+                    try savedHistory.save(session, to: database, edited: commands.contains { $0.isEditOrRead && mayChangeList($0) })
+                }
             }
         } catch {
             if ran {
@@ -49,12 +58,12 @@ extension REPL {
     }
 
     /// Whether `command` may change the list, so its line must take the write lock. Undo and
-    /// redo with nothing to do read only.
+    /// redo with no step to take read only; a step refused now may not be after a `drop`.
     func mayChangeList(_ command: Command) -> Bool {
         switch command {
-        case .list, .history, .help, .begin, .end, .quit, .export: false
-        case .undo: session.canUndo
-        case .redo: session.canRedo
+        case .list, .history, .help, .begin, .end, .quit, .export, .drop: false
+        case .undo: session.undoManager.undoCount > 0
+        case .redo: session.undoManager.redoCount > 0
         case .goto, .importFile: true
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move: true
         }
@@ -74,17 +83,13 @@ extension REPL {
             session.endEvent()
         }
         guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {
-            for command in commands {
-                guard execute(command) else { return false }
-            }
+            for command in commands { guard execute(command) else { return false } }
             return true
         }
         let outputBefore = pendingOutput.count
         do {
             try session.applyAll {
-                for command in commands {
-                    guard execute(command) else { throw LineNotApplied() }
-                }
+                for command in commands { guard execute(command) else { throw LineNotApplied() } }
             }
             return true
         } catch {
@@ -92,9 +97,7 @@ extension REPL {
             let lineOutput = pendingOutput[outputBefore...].filter(\.isError)
             pendingOutput.removeSubrange(outputBefore...)
             pendingOutput += lineOutput
-            if commands.count > 1 {
-                fail("the line was not applied: none of its commands changed the list")
-            }
+            if commands.count > 1 { fail("the line was not applied: none of its commands changed the list") }
             return false
         }
     }
@@ -115,9 +118,7 @@ extension REPL {
     func catchUpHoldingLock() throws(TODOStoreError) -> Bool {
         guard let database else { return true }
         let refresh = try database.refresh()
-        for message in database.notices.dropFirst(noticesShown) {
-            notice(message)
-        }
+        for message in database.notices.dropFirst(noticesShown) { notice(message) }
         noticesShown = database.notices.count
         switch refresh {
         case .unchanged:
@@ -126,10 +127,18 @@ extension REPL {
             isLoaded = true
             session.replaceList(list)
         case .changed(let list):
-            // The session's history was made on the old list: it goes with it. The saved
-            // history, which holds this process's steps too, is read when a command needs it.
-            session.replaceList(list)
-            savedHistory.reset()
+            if ownStepsOnly {
+                // The session keeps its steps, which find their items wherever they are now;
+                // those on items another process changed are refused until run anyway or dropped.
+                savedHistory.reset(keepingSteps: session.openStep?.commands.count ?? 0)
+                let at = " at " + Self.timestamp(session.clock(), in: timeZone).suffix(5)
+                session.takeOutsideChanges(to: list, origins: database.changedElsewhere.mapValues { $0 + at }, otherwise: "another todo" + at)
+            } else {
+                // A one-shot's history is the saved one, read when a command needs it.
+                session.replaceList(list)
+                savedHistory.reset()
+            }
+            shared = nil
             if reportsOutsideChanges {
                 notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(list.count))")
             }
@@ -138,16 +147,19 @@ extension REPL {
     }
 
     /// Gives the session the saved undo history, once, if the line has a command that needs
-    /// it; a history that can't be used is dropped with a warning, never the list.
+    /// it; a history that can't be used is dropped with a warning, never the list. A session
+    /// that undoes only its own steps reads it into a ``SharedHistory`` for the line instead:
+    /// before the lock only for `history`, which changes nothing.
     @discardableResult
     func loadHistoryIfNeeded(for commands: [Command]) -> Bool {
-        guard let database, savedHistory.limit > 0, !savedHistory.isLoaded, commands.contains(where: \.needsHistory) else {
-            return true
-        }
+        guard let database, savedHistory.limit > 0, ownStepsOnly ? shared == nil : !savedHistory.isLoaded,
+              commands.contains(where: { ownStepsOnly && !database.isWriting ? $0.verb == .history : $0.needsHistory })
+        else { return true }
         do {
-            if let problem = try savedHistory.load(into: session, from: database) {
-                notice("undo history dropped: \(problem); the list is not affected")
-            }
+            let shared = ownStepsOnly ? SharedHistory(for: session, limit: savedHistory.limit) : nil
+            let problem = try (shared?.saved ?? savedHistory).load(into: shared?.session ?? session, from: database)
+            self.shared = shared
+            if let problem { notice("undo history dropped: \(problem); the list is not affected") }
             return true
         } catch {
             notice("\(error)", isError: true)
@@ -167,7 +179,7 @@ extension Command {
     var isEditOrRead: Bool {
         switch self {
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile, .list, .history, .export, .help, .quit: true
-        case .undo, .redo, .goto, .begin, .end: false
+        case .undo, .redo, .drop, .goto, .begin, .end: false
         }
     }
 

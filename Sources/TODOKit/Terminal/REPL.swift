@@ -14,7 +14,9 @@ import Foundation
 /// location is not writable, the disk is full, another process held the lock too long) is
 /// rolled back, in the database and in the session, and says so: nothing it did is shown as
 /// done. When another process changed the list, the REPL reloads it first and says so in one
-/// line; the undo history, shared by every process, is read when a command needs it.
+/// line. A session's `undo` and `redo` take only its own steps (``ownStepsOnly``), and refuse
+/// a step whose item another process changed since; the list's undo history, shared by every
+/// process, is read when a command needs it (`history`, `goto`).
 ///
 /// ```swift
 /// let repl = REPL(session: EditingSession(), store: store, console: .standard)
@@ -31,6 +33,13 @@ public final class REPL {
 
     /// What the database holds of the session's undo history.
     let savedHistory: SavedHistory
+
+    /// Whether `undo` and `redo` take only the steps this session made (a session: `true`), or
+    /// the newest step of the list's shared history, whoever made it (a one-shot command).
+    public var ownStepsOnly = true
+    /// The list's shared history, for the line running, when the session undoes only its own
+    /// steps and the line needs it.
+    var shared: SharedHistory?
 
     /// The time zone `history` shows dates in; tests fix it.
     var timeZone = TimeZone.current
@@ -122,11 +131,7 @@ public final class REPL {
     public func handle(line: String) -> Bool {
         defer { flushOutput() }
         var commands: [Command] = []
-        do {
-            commands = try Command.parseLine(line)
-        } catch {
-            fail("\(error)")
-        }
+        do { commands = try Command.parseLine(line) } catch { fail("\(error)") }
         var quits = false
         if let quit = commands.firstIndex(of: .quit) {
             commands.removeSubrange(quit...)

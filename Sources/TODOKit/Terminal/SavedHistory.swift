@@ -12,6 +12,11 @@ import UndoKit
 ///
 /// An explicit group still open (`begin` without `end` yet) is saved as a step as far as it
 /// has got, so that another process, or this one after a crash, can undo it like any step.
+///
+/// A session that undoes only its own steps never loads the history (``SharedHistory`` does,
+/// for the lines that need it) and keeps its steps when another process changes the list: it
+/// remembers which row holds each, so that undoing one can move the shared history back over
+/// that row when the list is where the row left it.
 final class SavedHistory {
     /// How many steps the database keeps; 0 saves none, and writes nothing.
     let limit: Int
@@ -30,6 +35,13 @@ final class SavedHistory {
     private var openStepRow: UndoTree.NodeID?
     /// Set when the saved steps could not be used: the next save replaces them all.
     private var replacesAll = false
+    /// The row that last did each of the session's steps: its change (or, `inverted`, its
+    /// undo, saved as a step of its own).
+    var rows: Rows = [:]
+    typealias Rows = [UndoTree.NodeID: (id: UndoTree.NodeID, inverted: Bool)]
+    /// How many commands of the open group are saved in rows before another process's change:
+    /// the group's row after it holds only those that follow.
+    private var splitAt = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -41,11 +53,15 @@ final class SavedHistory {
     }
 
     /// Forgets what the manager held: another process changed the list, or a change was rolled
-    /// back, and the session's history was dropped with its list.
-    func reset() {
+    /// back, and the session's history was dropped with its list. With `openCommands`, the
+    /// session kept its history, and that many commands of its open group, which are saved:
+    /// the newest row is another process's now, and the group goes on in a row of its own.
+    func reset(keepingSteps openCommands: Int? = nil) {
         state = .notLoaded(newest: nil)
         openStepRow = nil
         replacesAll = false
+        splitAt = openCommands ?? 0
+        if openCommands == nil { rows = [:] }
     }
 
     /// Gives `session` the saved history in place of the steps it holds (which are saved
@@ -67,9 +83,7 @@ final class SavedHistory {
                 state = .loaded(places: places)
                 replacesAll = false
                 return nil
-            } catch {
-                problem = error.description
-            }
+            } catch { problem = error.description }
         }
         try? database.dropHistory(readAt: database.revision)
         return problem
@@ -81,7 +95,7 @@ final class SavedHistory {
     func save(_ session: EditingSession, to database: TODODatabase, edited: Bool) throws(TODOStoreError) {
         guard limit > 0 else { return }
         let manager = session.undoManager
-        let open = session.openStep
+        let open = session.openStep.map(afterSplit)
         switch state {
         case .notLoaded(let newest):
             if let open {
@@ -91,15 +105,20 @@ final class SavedHistory {
                     openStepRow = try database.appendStep(open, limit: limit)
                 }
             } else if let current = manager.currentHistoryNodeID,
-                      let step = (try? manager.undoHistoryStep(current, of: TODOCommand.self)) ?? nil {
+                      let step = ((try? manager.undoHistoryStep(current, of: TODOCommand.self)) ?? nil).map(afterSplit) {
                 // The group saved so far has closed, or an edit merged into the newest step.
-                if let row = openStepRow ?? (newest?.memory == current ? newest?.row : nil) {
-                    try database.rewriteStep(row, with: step)
-                    state = .notLoaded(newest: (current, row))
+                let row: UndoTree.NodeID
+                if let saved = openStepRow ?? (newest?.memory == current ? newest?.row : nil) {
+                    try database.rewriteStep(saved, with: step)
+                    row = saved
                 } else {
-                    state = .notLoaded(newest: (current, try database.appendStep(step, limit: limit)))
+                    row = try database.appendStep(step, limit: limit)
                 }
+                // A group split by another process's change has no one row to stand for it.
+                state = .notLoaded(newest: splitAt > 0 ? nil : (current, row))
+                rows[current] = splitAt > 0 ? nil : (row, false)
                 openStepRow = nil
+                splitAt = 0
             }
         case .loaded(let places):
             let tree = manager.historyTree
@@ -138,10 +157,19 @@ final class SavedHistory {
     /// is the step saved for it so far. (With the history loaded, the next save puts the
     /// manager's node for it in place of that row.)
     func lineEnded(_ session: EditingSession) {
-        guard let row = openStepRow, session.openStep == nil else { return }
+        guard session.openStep == nil else { return }
+        defer { splitAt = 0 }
+        guard let row = openStepRow else { return }
         openStepRow = nil
-        if case .notLoaded = state, let current = session.undoManager.currentHistoryNodeID {
+        if case .notLoaded = state, let current = session.undoManager.currentHistoryNodeID, splitAt == 0 {
             state = .notLoaded(newest: (current, row))
+            rows[current] = (row, false)
         }
+    }
+
+    /// The commands of `step` after those saved before a split (see `reset(keepingSteps:)`).
+    private func afterSplit(_ step: UndoHistory<TODOCommand>.Group) -> UndoHistory<TODOCommand>.Group {
+        guard splitAt > 0 else { return step }
+        return UndoHistory.Group(actionName: step.actionName, items: step.commands.dropFirst(splitAt).map { .command($0) }, date: step.date)
     }
 }

@@ -40,9 +40,7 @@ public final class TerminalLineReader {
                 return nil
             }
             var keys = decoder.keys(from: bytes)
-            if decoder.isWaitingAfterEscape, !inputIsReady(withinMilliseconds: 50) {
-                keys += decoder.flushEscape()
-            }
+            if decoder.isWaitingAfterEscape, !inputIsReady(withinMilliseconds: 50) { keys += decoder.flushEscape() }
             for key in keys {
                 switch editor.handle(key) {
                 case .redraw, .none:

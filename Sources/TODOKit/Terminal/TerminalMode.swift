@@ -86,9 +86,7 @@ private enum RestoreOnSignal {
 
     static func disarm() {
         _ = Foundation.signal(SIGTSTP, SIG_DFL)
-        for signal in signals {
-            _ = Foundation.signal(signal, SIG_DFL)
-        }
+        for signal in signals { _ = Foundation.signal(signal, SIG_DFL) }
     }
 }
 

@@ -44,9 +44,7 @@ public enum TerminalText {
         let mayHaveControls = text.utf8.contains { byte in
             byte < 0x20 ? byte != 0x09 && !(keepingNewlines && byte == 0x0A) : byte == 0x7F || byte == 0xC2
         }
-        guard mayHaveControls, text.unicodeScalars.contains(where: isEscaped) else {
-            return text
-        }
+        guard mayHaveControls, text.unicodeScalars.contains(where: isEscaped) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
@@ -65,9 +63,7 @@ public enum TerminalText {
     /// its characters and the cursor would land in the wrong place.
     public static func firstControlCharacter(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
         for (offset, character) in text.enumerated() {
-            if let scalar = character.unicodeScalars.first(where: isControl) {
-                return (scalar, offset + 1)
-            }
+            if let scalar = character.unicodeScalars.first(where: isControl) { return (scalar, offset + 1) }
         }
         return nil
     }

@@ -24,6 +24,12 @@ import TODOKit
         ("undo 3", .undo(steps: 3)),
         ("redo", .redo(steps: 1)),
         ("redo 2", .redo(steps: 2)),
+        ("undo!", .undo(steps: 1, anyway: true)),
+        ("UNDO! 2", .undo(steps: 2, anyway: true)),
+        ("redo!", .redo(steps: 1, anyway: true)),
+        ("drop", .drop(redo: false)),
+        ("drop undo", .drop(redo: false)),
+        ("Drop Redo", .drop(redo: true)),
         ("goto 0", .goto(step: 0)),
         ("GO 4", .goto(step: 4)),
         ("begin", .begin(name: nil)),
@@ -63,6 +69,9 @@ import TODOKit
         ("mv 1 top", .invalidItemNumber(.mv, "top"), "\"top\" is not an item number (items are numbered from 1) (usage: mv <n> <m>)"),
         ("list all", .unexpectedArgument(.list, "all"), "unexpected \"all\" after list (usage: list)"),
         ("undo 2 3", .unexpectedArgument(.undo, "3"), "unexpected \"3\" after undo (usage: undo [count])"),
+        ("rm! 1", .unknownCommand("rm!"), "unknown command \"rm!\" (type help for the list of commands)"),
+        ("drop it", .unexpectedArgument(.drop, "it"), "unexpected \"it\" after drop (usage: drop [redo])"),
+        ("drop redo 2", .unexpectedArgument(.drop, "2"), "unexpected \"2\" after drop (usage: drop [redo])"),
         ("undo 0", .invalidNumber(.undo, "0", expected: "a count of steps (1 or more)"),
          "\"0\" is not a count of steps (1 or more) (usage: undo [count])"),
         ("goto", .missingArgument(.goto, "<step>"), "missing <step> (usage: goto <step>)"),
@@ -84,6 +93,7 @@ import TODOKit
                 .replacingOccurrences(of: "[text]", with: "Text")
                 .replacingOccurrences(of: "[name]", with: "Name")
                 .replacingOccurrences(of: "[count]", with: "2")
+                .replacingOccurrences(of: "[redo]", with: "redo")
                 .replacingOccurrences(of: "<step>", with: "0")
                 .replacingOccurrences(of: "low|medium|high", with: "high")
             #expect(try Command(parsing: example).verb == verb)

@@ -52,22 +52,29 @@ import Testing
         #expect(history.errors == "")
     }
 
-    @Test func aSessionStartsWithTheSavedHistoryAndLeavesItsOwn() throws {
+    static let nothingOfItsOwn = "Nothing to undo in this session (\"history\" shows every step of the list, which \"goto\" reaches)"
+
+    /// A session undoes only its own steps; a one-shot, which has none, undoes the newest step
+    /// of the list, whoever made it.
+    @Test func aSessionUndoesOnlyItsOwnStepsAndOneShotsTheNewestOfAll() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db")
         _ = try Self.todo(file, "add", "from a one-shot")
         guard let session = try TodoExecutableTests.run(["--file", file.path], input: "undo\nadd from the session; add and more\n") else { return }
         #expect(session.status == 0)
-        #expect(session.output == "Undo Add \"from a one-shot\" (item 1 is gone)\n1. [ ] from the session\n2. [ ] and more\n")
+        #expect(session.output == "\(Self.nothingOfItsOwn)\n2. [ ] from the session\n3. [ ] and more\n")
 
         guard let undo = try Self.todo(file, "undo") else { return }
-        #expect(undo.output == "Undo Add \"and more\" (items 1 and 2 are gone)\n", "the session's line is one step")
-        #expect(try Self.titles(file) == [])
-        guard let nothing = try Self.todo(file, "undo") else { return }
-        #expect(nothing.output == "Nothing to undo\n", "the session's undo was not a step of its own")
+        #expect(undo.output == "Undo Add \"and more\" (items 2 and 3 are gone)\n", "the session's line is one step")
+        #expect(try Self.titles(file) == ["from a one-shot"])
+        guard let older = try Self.todo(file, "undo") else { return }
+        #expect(older.output == "Undo Add \"from a one-shot\" (item 1 is gone)\n", "the session's undo found nothing: no step")
     }
 
-    @Test func aSessionAndOneShotsInterleavedShareOneLinearHistory() throws {
+    /// A session's undo of a step that is not the newest is a step of the shared history: a
+    /// one-shot undo then undoes that undo, and the session's redo of its step, whose item is
+    /// back, is refused.
+    @Test func aSessionsUndoIsAStepOfTheSharedHistoryThatOneShotsUndo() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db")
         let session = try TodoProcess(["--file", file.path])
@@ -77,21 +84,22 @@ import Testing
         try session.send("undo")
         #expect(session.waitForOutput(lines: 2))
         guard let undo = try Self.todo(file, "undo") else { return }
-        #expect(undo.output == "Undo Add \"a\" (item 1 is gone)\n")
+        #expect(undo.output == "Undo Undo Add \"a\" (item 1 is back)\n")
         try session.send("redo")
         try session.send("list")
-        #expect(session.finish() == 0)
-        #expect(session.outputLines == ["1. [ ] a", "Undo Add \"b\" (item 2 is gone)", "Redo Add \"a\" (item 1 is back)", "1. [ ] a"])
-        #expect(session.errorLines.filter { $0.contains("reloaded") } == [
-            "todo: the list changed on disk (another todo saved it); reloaded: 2 items",
-            "todo: the list changed on disk (another todo saved it); reloaded: 0 items",
-        ])
+        #expect(session.finish() == 1, "a script whose command was refused")
+        #expect(session.outputLines == ["1. [ ] a", "Undo Add \"a\" (item 1 is gone)", "1. [ ] a", "2. [ ] b"])
+        let refusal = try #require(session.errorLines.first { $0.hasPrefix("error: ") })
+        #expect(refusal.hasPrefix("error: cannot redo Add \"a\": item 1 \"a\" was added back by another todo (pid "))
+        #expect(refusal.hasSuffix("; nothing changed. Type \"redo!\" to redo it anyway, or \"drop redo\" to forget that step"))
         guard let redo = try Self.todo(file, "redo") else { return }
-        #expect(redo.output == "Redo Add \"b\" (item 2 is back)\n")
-        #expect(try Self.titles(file) == ["a", "b"])
+        #expect(redo.output == "Redo Undo Add \"a\" (item 1 is gone)\n")
+        #expect(try Self.titles(file) == ["b"])
     }
 
-    @Test func twoSessionsAtOnceUndoEachOthersStepsInOrder() throws {
+    /// Two sessions at once, each undoing and redoing its own steps; the shared history holds
+    /// every step and every undo, in the order they were made.
+    @Test func twoSessionsAtOnceEachUndoTheirOwnSteps() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db")
         let first = try TodoProcess(["--file", file.path])
@@ -102,15 +110,19 @@ import Testing
         #expect(second.waitForOutput(lines: 1))
         try first.send("add three")
         #expect(first.waitForOutput(lines: 2))
-        try second.send("undo; undo")
-        #expect(second.waitForOutput(lines: 3))
-        try first.send("redo")
+        try second.send("undo")
+        #expect(second.waitForOutput(lines: 2))
+        try first.send("undo; undo")
+        #expect(first.waitForOutput(lines: 4))
+        try second.send("redo")
         #expect(first.finish() == 0)
         #expect(second.finish() == 0)
-        #expect(second.outputLines == ["2. [ ] two", "Undo Add \"three\" (item 3 is gone)", "Undo Add \"two\" (item 2 is gone)"])
-        #expect(first.outputLines == ["1. [ ] one", "3. [ ] three", "Redo Add \"two\" (item 2 is back)"])
-        #expect(try Self.titles(file) == ["one", "two"])
-        #expect(try TODOStore(fileURL: file).savedStepNames() == (undo: ["Add \"one\"", "Add \"two\""], redo: ["Add \"three\""]))
+        #expect(first.outputLines == ["1. [ ] one", "3. [ ] three", "Undo Add \"three\" (item 2 is gone)", "Undo Add \"one\" (item 1 is gone)"])
+        #expect(second.outputLines == ["2. [ ] two", "Undo Add \"two\" (item 2 is gone)", "Redo Add \"two\" (item 1 is back)"])
+        #expect(try Self.titles(file) == ["two"])
+        #expect(try TODOStore(fileURL: file).savedStepNames() == (undo: [
+            "Add \"one\"", "Add \"two\"", "Add \"three\"", "Undo Add \"two\"", "Undo Add \"three\"", "Undo Add \"one\"", "Redo Add \"two\"",
+        ], redo: []))
     }
 
     @Test func theHistoryKeepsTheConfiguredNumberOfSteps() throws {

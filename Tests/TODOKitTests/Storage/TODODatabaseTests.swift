@@ -217,6 +217,27 @@ import Testing
         #expect(try store.load().list == [Self.sample.items[0]])
     }
 
+    /// A refresh that finds another process's commit says which items that process changed,
+    /// and who it was: its pid, from the origin table. Removed items have no row to tell, and
+    /// this process's own changes are not another's.
+    @Test func aRefreshSaysWhichItemsAnotherProcessChangedAndWho() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.db"))
+        let (mine, theirs) = (TODODatabase(store: store), TODODatabase(store: store))
+        try Self.commit(Self.sample.items.enumerated().map { .insert($1, at: $0) }, to: mine)
+        #expect(try theirs.refresh() == .loaded(Self.sample))
+        #expect(theirs.changedElsewhere.isEmpty, "a first read finds no change")
+        var edited = Self.sample.items[1]
+        edited.title = "Pay the rent"
+        try Self.commit([.replace(at: 1, with: edited), .remove(at: 0)], to: mine)
+        #expect(try theirs.refresh() == .changed([edited]))
+        #expect(theirs.changedElsewhere == [edited.id: "another todo (pid \(getpid()))"])
+        try Self.commit([.insert(TODOItem(title: "Theirs"), at: 0)], to: theirs)
+        #expect(try theirs.refresh() == .unchanged, "its own commit is not another's change")
+        let list = try #require(try mine.refresh().changedList, "mine sees their change")
+        #expect(mine.changedElsewhere == [list.items[0].id: "another todo (pid \(getpid()))"])
+    }
+
     /// A database made by the first migration only, as a `todo` of that schema left it: the
     /// next `todo` upgrades it in one transaction, keeps every item, and starts its history.
     @Test func aDatabaseOfAnOlderSchemaIsUpgradedAndKeepsItsList() throws {
@@ -239,7 +260,8 @@ import Testing
             "todo: upgraded \(store.fileURL.path) from version 1 to \(TODODatabase.schemaVersion)",
         ])
         #expect(console.outputLines == [
-            "1. [x] Buy milk  (high priority)  — 2 litres", "2. [ ] Pay rent", "Nothing to undo", "3. [ ] Bread",
+            "1. [x] Buy milk  (high priority)  — 2 litres", "2. [ ] Pay rent",
+            "Nothing to undo in this session (\"history\" shows every step of the list, which \"goto\" reaches)", "3. [ ] Bread",
             "Undo Add \"Bread\" (item 3 is gone)",
         ])
         #expect(try store.text("PRAGMA user_version") == "\(TODODatabase.schemaVersion)")
@@ -247,5 +269,12 @@ import Testing
             TODOItem(id: id, title: "Buy milk", detail: "2 litres", isDone: true, priority: .high),
             TODOItem(id: try #require(UUID(uuidString: "6A1B3C4D-0000-4C47-9D43-2C1E2E7B9A10")), title: "Pay rent"),
         ], revision: 9))
+    }
+}
+
+extension TODODatabase.Refresh {
+    /// The list another process changed, if it did.
+    var changedList: TODOList? {
+        if case .changed(let list) = self { list } else { nil }
     }
 }

@@ -31,13 +31,31 @@ import UndoKit
         return session
     }
 
+    /// A REPL on `store` whose undo and redo take the newest step of the list's history, as a
+    /// one-shot `todo`'s do: the shared history, read and saved, is what these tests are about.
+    static func sharing(_ store: TODOStore, _ console: ScriptedConsole = ScriptedConsole()) -> REPL {
+        let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        repl.ownStepsOnly = false
+        return repl
+    }
+
     /// Runs `lines` through a REPL on `store`, as one `todo` session would, and returns it.
     @discardableResult
-    static func session(_ store: TODOStore, _ lines: [String]) -> REPL {
-        let repl = REPL(session: EditingSession(), store: store, console: ScriptedConsole().console)
+    static func session(_ store: TODOStore, _ lines: [String], sharing: Bool = false) -> REPL {
+        let repl = sharing ? Self.sharing(store) : REPL(session: EditingSession(), store: store, console: ScriptedConsole().console)
         repl.session.clock = { date }
         lines.forEach { repl.handle(line: $0) }
         return repl
+    }
+
+    /// Each step of `history` by id, with its name, commands, and place in the tree (a step's
+    /// nesting and parts aside: a group saved as it grew has its commands in a row).
+    static func steps(_ history: UndoHistory<TODOCommand>) -> [String] {
+        func step(_ step: UndoHistory<TODOCommand>.Group, _ place: String) -> String {
+            "\(step.id?.rawValue ?? 0) \(place) \(step.actionName ?? "") \(step.commands)"
+        }
+        return history.undoSteps.map { step($0, "undo") } + history.redoSteps.map { step($0, "redo") }
+            + history.branches.map { step($0.step, "branch of \($0.parent?.rawValue ?? 0)") }
     }
 
     /// The busy session's lines, a history that keeps branches.
@@ -49,9 +67,14 @@ import UndoKit
     @Test func whatASessionSavesIsTheHistoryItHadStepForStep() throws {
         let directory = try TemporaryDirectory()
         let store = TODOStore(fileURL: directory.file("todo.db"))
-        let original = Self.session(store, Self.busyLines)
+        let original = Self.session(store, Self.busyLines, sharing: true)
         let saved = try store.savedHistory()
         #expect(saved == (try original.session.undoManager.undoHistory(of: TODOCommand.self)), "ids, dates, branches and all")
+        // A session alone, undoing its own steps, saves the same tree: each undo and redo a move
+        // over its step's row. (Its goto moves the shared history only.)
+        let alone = TODOStore(fileURL: directory.file("alone.db"))
+        let session = Self.session(alone, Self.busyLines.dropLast())
+        #expect(Self.steps(try alone.savedHistory()) == Self.steps(try session.session.undoManager.undoHistory(of: TODOCommand.self)))
         #expect(saved.branches.map(\.step.actionName) == ["Add \"Tea\""])
         #expect(try store.text("SELECT count(*) FROM step WHERE place = 'branch'") == "1")
         #expect(try store.text("SELECT group_concat(name, ' | ') FROM (SELECT name FROM step ORDER BY id)")
@@ -111,7 +134,7 @@ import UndoKit
         Self.session(store, ["add Buy milk", "add Buy eggs"])
         try store.execute("PRAGMA ignore_check_constraints = ON; " + damage)
         let console = ScriptedConsole(["undo", "add Bread", "undo", "undo"])
-        #expect(REPL(session: EditingSession(), store: store, console: console.console).run() == 0)
+        #expect(Self.sharing(store, console).run() == 0)
         #expect(console.errorLines.dropFirst() == ["todo: undo history dropped: \(reason); the list is not affected"])
         #expect(console.outputLines == ["Nothing to undo", "3. [ ] Bread", "Undo Add \"Bread\" (item 3 is gone)", "Nothing to undo"])
         #expect(try store.load().list.items.map(\.title) == ["Buy milk", "Buy eggs"])
@@ -191,7 +214,7 @@ import UndoKit
         // The saved steps belong to the list as it was: the next todo that keeps a history
         // says so once, and starts a new one.
         let console = ScriptedConsole(["undo", "add d", "undo"])
-        #expect(REPL(session: EditingSession(), store: TODOStore(fileURL: url), console: console.console).run() == 0)
+        #expect(Self.sharing(TODOStore(fileURL: url), console).run() == 0)
         #expect(console.outputLines == ["Nothing to undo", "3. [ ] d", "Undo Add \"d\" (item 3 is gone)"])
         #expect(console.errorLines.filter { $0.contains("undo history dropped") }.count == 1)
     }
@@ -203,7 +226,7 @@ import UndoKit
         Self.session(TODOStore(fileURL: url), ["add a", "add b"])
         let failing = TODOStore(fileURL: url, beforeCommit: { throw DiskFull() })
         let console = ScriptedConsole(["undo", "add c"])
-        let repl = REPL(session: EditingSession(), store: failing, console: console.console)
+        let repl = Self.sharing(failing, console)
         #expect(repl.run() == 1)
         #expect(console.output == "")
         #expect(console.errorLines.dropFirst() == [
@@ -226,7 +249,7 @@ import UndoKit
         let directory = try TemporaryDirectory()
         let store = TODOStore(fileURL: directory.file("todo.db"), options: TODOStore.Options(historyLimit: 1000))
         func takeOver() -> REPL {
-            let repl = REPL(session: EditingSession(), store: store, console: ScriptedConsole().console)
+            let repl = Self.sharing(store)
             repl.session.clock = { Self.date }
             // A restored session never merges into a restored step (the window ends with the
             // session), so the sessions compared here do not merge at all.
@@ -277,5 +300,49 @@ import UndoKit
             }
             #expect(todo.session.history == original.history, "after \(line ?? "")")
         }
+    }
+
+    /// `history`'s steps by their place in it, ids aside: a session's own node ids and the
+    /// database's row ids are counted apart.
+    static func shape(_ history: UndoHistory<TODOCommand>) -> [String] {
+        let ordered = history.undoSteps + history.redoSteps.reversed() + history.branches.map(\.step)
+        let index = Dictionary(ordered.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        return steps(UndoHistory(undoSteps: history.undoSteps, redoSteps: history.redoSteps, branches: history.branches.map {
+            .init(parent: $0.parent.flatMap { index[$0] }.map { UndoTree.NodeID(rawValue: UInt64($0)) }, step: $0.step)
+        })).map { $0.drop { $0 != " " }.description }
+    }
+
+    /// A session alone, undoing only its own steps, saves the list's history as its own, step
+    /// for step: each undo and redo is a move over its step's row, a line's edits then undone
+    /// the step it undid, a change after undo a branch.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func aSessionAloneSavesItsOwnHistoryStepForStep(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.db"), options: TODOStore.Options(historyLimit: 1000))
+        let repl = Self.session(store, [])
+        repl.session.coalescesEdits = false
+        for _ in 0..<200 {
+            let count = repl.session.list.count
+            let item = count > 0 ? random.next() % UInt64(count) + 1 : 0
+            let line = switch (random.next() % 9, count > 0) {
+            case (0, _), (1, _): "add Item \(random.next() % 100)"
+            case (2, true): "edit \(item) Item \(random.next() % 100); done \(item)"
+            case (3, true): "rm \(item)"
+            case (4, true): "mv \(item) \(random.next() % UInt64(count) + 1)"
+            case (5, true): "undone \(item); undo"
+            case (6, _): "undo"
+            case (7, _): "redo"
+            case (8, _): repl.session.isGroupOpen ? "end" : "begin Group"
+            default: "list"
+            }
+            repl.handle(line: line)
+            #expect(try store.load().list == repl.session.list, "after \(line)")
+            guard !repl.session.isGroupOpen else { continue }
+            #expect(Self.shape(try store.savedHistory()) == Self.shape(try repl.session.undoManager.undoHistory(of: TODOCommand.self)),
+                    "after \(line)")
+        }
+        let history = try store.savedHistory()
+        #expect(history.undoSteps.count + history.redoSteps.count > 10 && !history.branches.isEmpty, "the lines made a tree")
     }
 }

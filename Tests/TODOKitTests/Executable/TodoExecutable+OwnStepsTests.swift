@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import TODOKit
+
+/// Real `todo` processes on one list: a session on a pseudo-terminal, one-shot commands, and a
+/// second session on pipes. Each session's `undo` and `redo` take its own steps; a step whose
+/// item another process changed since is refused, and nothing changes, until it is undone
+/// anyway; a one-shot `undo` takes the newest step of the list, whoever made it.
+@Suite(.serialized) struct TodoExecutableOwnStepsTests {
+    typealias Terminal = LineEditorTerminalTests
+
+    /// Runs one-shot `todo` with `arguments` on `file`, and returns it, finished.
+    static func oneShot(_ file: URL, _ arguments: String...) throws -> TodoProcess {
+        let process = try TodoProcess(["--file", file.path] + arguments)
+        #expect(process.finish() == 0, "stderr: \(process.errorLines)")
+        return process
+    }
+
+    /// A list of two, and a session on a terminal that added a third item.
+    static func sessionThatAddedAnItem(_ file: URL) throws -> PseudoTerminal? {
+        _ = try oneShot(file, "add", "one")
+        _ = try oneShot(file, "add", "two")
+        guard let session = Terminal.start(file) else { return nil }
+        #expect(Terminal.prompted(session))
+        session.type("add from session A\r")
+        #expect(Terminal.answered(session, "3. [ ] from session A"))
+        return session
+    }
+
+    /// The scenario of issue 28: a one-shot adds an item while the session is open; the
+    /// session's undo takes its own step, not the one-shot's.
+    @Test func aSessionOnATerminalUndoesItsOwnStepNotTheOneShotsMadeSince() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let session = try Self.sessionThatAddedAnItem(file) else { return }
+        #expect(try Self.oneShot(file, "add", "one-shot from B while A is open").outputLines == ["4. [ ] one-shot from B while A is open"])
+        session.type("undo\r")
+        #expect(Terminal.answered(session, "Undo Add \"from session A\" (item 3 is gone)"), "\(session.screen.debugDescription)")
+        #expect(session.screen.contains("todo: the list changed on disk (another todo saved it); reloaded: 4 items"))
+        #expect(try Terminal.titles(file) == ["one", "two", "one-shot from B while A is open"])
+        session.type("redo\r")
+        #expect(Terminal.answered(session, "Redo Add \"from session A\" (item 3 is back)"))
+        #expect(try Terminal.titles(file) == ["one", "two", "from session A", "one-shot from B while A is open"])
+        session.type("\u{04}")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Another process edited the session's item: its undo is refused, saying which item and
+    /// what happened, and the list on disk is as it was; `undo!` undoes it anyway.
+    @Test func aStepWhoseItemAOneShotEditedIsRefusedUntilUndoneAnyway() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let session = try Self.sessionThatAddedAnItem(file) else { return }
+        let edit = try Self.oneShot(file, "edit", "3", "from session A, edited by B")
+        let before = try TODOStore(fileURL: file).load()
+        session.type("undo\r")
+        #expect(Terminal.answered(session, "to forget that step"), "\(session.screen.debugDescription)")
+        let refusal = try #require(session.screen.split(whereSeparator: \.isNewline).last { $0.hasPrefix("error: ") }.map(String.init))
+        #expect(refusal.wholeMatch(of: try Regex(
+            #"error: cannot undo Add "from session A": item 3 "from session A, edited by B" was edited by another todo \(pid \#(edit.pid)\) at \d\d:\d\d; "#
+                + #"nothing changed. Type "undo!" to undo it anyway, or "drop" to forget that step\r?"#)) != nil, "\(refusal)")
+        #expect(try TODOStore(fileURL: file).load() == before, "nothing changed: the list and its revision")
+
+        session.type("undo!\r")
+        #expect(Terminal.answered(session, "Undo Add \"from session A\" (item 3 is gone)"))
+        #expect(try Terminal.titles(file) == ["one", "two"])
+        // A one-shot has no steps of its own: its undo takes the newest of the list, the
+        // session's undo.
+        #expect(try Self.oneShot(file, "undo").outputLines == ["Undo Undo Add \"from session A\" (item 3 is back)"])
+        #expect(try Terminal.titles(file) == ["one", "two", "from session A, edited by B"])
+        session.type("\u{04}")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Two sessions, one on a terminal and one on pipes, each undoing and redoing its own
+    /// steps between the other's: the list's history holds their undos as steps, and their
+    /// redos move back over them.
+    @Test func twoSessionsEachUndoAndRedoTheirOwnSteps() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let first = Terminal.start(file) else { return }
+        #expect(Terminal.prompted(first))
+        let second = try TodoProcess(["--file", file.path])
+        first.type("add a1\r")
+        #expect(Terminal.answered(first, "1. [ ] a1"))
+        try second.send("add c1")
+        #expect(second.waitForOutput(lines: 1))
+        first.type("add a2\r")
+        #expect(Terminal.answered(first, "3. [ ] a2"))
+        try second.send("undo")
+        #expect(second.waitForOutput(lines: 2))
+        first.type("undo\r")
+        #expect(Terminal.answered(first, "Undo Add \"a2\" (item 2 is gone)"))
+        #expect(try Terminal.titles(file) == ["a1"])
+        first.type("redo\r")
+        #expect(Terminal.answered(first, "Redo Add \"a2\" (item 2 is back)"))
+        try second.send("redo")
+        #expect(second.waitForOutput(lines: 3))
+        #expect(second.finish() == 0)
+        #expect(second.outputLines == ["2. [ ] c1", "Undo Add \"c1\" (item 2 is gone)", "Redo Add \"c1\" (item 2 is back)"])
+        #expect(try Terminal.titles(file) == ["a1", "c1", "a2"])
+        #expect(try TODOStore(fileURL: file).savedStepNames() == (
+            undo: ["Add \"a1\"", "Add \"c1\"", "Add \"a2\""], redo: ["Undo Add \"c1\"", "Undo Add \"a2\""]))
+        first.type("\u{04}")
+        #expect(first.waitForExit() == 0)
+    }
+}
