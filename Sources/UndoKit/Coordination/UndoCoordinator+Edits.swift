@@ -20,6 +20,9 @@ extension UndoCoordinator {
                 let step = Step(member: member, id: id)
                 updateOrder(undo: !toUndoStack) { if let position = $0.lastIndex(of: step) { $0.remove(at: position) } }
                 updateOrder(undo: toUndoStack) { $0.append(step) }
+            case .merged:
+                // Coalescing: the step stays where it is in the order.
+                break
             case .removed:
                 // A run of removals (removing a target's actions, clearing, trimming) at once.
                 var removed: Set<StepID> = []

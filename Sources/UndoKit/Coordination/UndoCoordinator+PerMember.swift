@@ -8,22 +8,16 @@ extension UndoCoordinator {
     func noteChanges(of edits: [StepEdit], by member: Member) {
         guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
         for edit in edits {
-            let id: StepID, onUndoStack: Bool
             switch edit {
-            case .added(let step, let toUndoStack), .moved(let step, let toUndoStack):
-                (id, onUndoStack) = (step, toUndoStack)
+            case .added(let id, let toUndoStack), .moved(let id, let toUndoStack):
+                noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)?.parts, by: member)
+            case .merged(_, let parts):
+                // What the merged group changed, not the whole step's parts.
+                noteChanges(to: parts, by: member)
             case .removed:
                 continue
             }
-            noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: onUndoStack)?.parts, by: member)
         }
-    }
-
-    /// `manager` merged a group that declared `parts` (every part, for `nil`) into its newest
-    /// step (coalescing): no step closed, but the group changed the model all the same.
-    func memberMergedGroup(declaring parts: Set<UndoPart>?, into manager: UndoManager) {
-        guard mode == .perMember, let member = members.first(where: { $0.manager === manager }) else { return }
-        noteChanges(to: parts, by: member)
     }
 
     /// Notes a change to `parts` (every part, for `nil`) by `member` on every other member.
@@ -52,17 +46,8 @@ extension UndoManager {
     /// The metadata of closed top-level step `id` on the undo stack (`onUndoStack`) or the
     /// redo stack: O(1) for the newest step, where a transaction's step lands.
     func closedStepMetadata(of id: StepID, onUndoStack: Bool) -> GroupMetadata? {
-        func metadata(in stack: borrowing UndoStack) -> GroupMetadata? {
-            let entries: [UndoStack.Entry]?
-            if stack.steps.last == id && stack.closedTopLevelEnd > stack.head {
-                let start = stack.groupStart(endingAt: stack.closedTopLevelEnd - 1)
-                if case .begin(let metadata) = stack.entries[start] { return metadata }
-                return nil
-            }
-            entries = stack.closedTopLevelGroupEntries(of: id)
-            if case .begin(let metadata)? = entries?.first { return metadata }
-            return nil
-        }
-        return onUndoStack ? metadata(in: undoStack) : metadata(in: redoStack)
+        let isThisStep = { (step: StepID, _: GroupMetadata?) in step == id }
+        let found = onUndoStack ? undoStack.newestStepMetadata(where: isThisStep) : redoStack.newestStepMetadata(where: isThisStep)
+        return found ?? nil
     }
 }

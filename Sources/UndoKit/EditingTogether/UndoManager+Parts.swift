@@ -94,13 +94,18 @@ extension UndoManager {
     }
 
     private func notingChanges(_ note: (inout PartChangeLog) -> Void) {
-        if state.partLog == nil {
-            state.partLog = PartChangeLog()
-            updateStepEditRecording()
-        }
+        startPartLog()
         note(&state.partLog!)
-        updateStaleStepChecks()
         publishObservableChanges()
+    }
+
+    /// Makes the log of changes noted from outside, at its first use (a note, or a restored
+    /// stale step): from then on step edits are recorded for it, and the policy is applied.
+    func startPartLog() {
+        guard state.partLog == nil else { return }
+        state.partLog = PartChangeLog()
+        updateStepEditRecording()
+        updateStaleStepChecks()
     }
 
     /// The step an undo (`onUndoStack`) or redo would reach first and its metadata; `nil` if

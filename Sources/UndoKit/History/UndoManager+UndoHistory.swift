@@ -129,11 +129,7 @@ extension UndoManager {
     private func restoreStaleness<Command>(of history: UndoHistory<Command>) {
         let staleSteps = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).filter { !$0.staleChanges.isEmpty }
         guard !staleSteps.isEmpty else { return }
-        if state.partLog == nil {
-            state.partLog = PartChangeLog()
-            updateStepEditRecording()
-            updateStaleStepChecks()
-        }
+        startPartLog()
         for step in staleSteps {
             guard let id = step.id.map({ StepID(rawValue: $0.rawValue) }), stepExists(id) else { continue }
             state.partLog?.restore(id, staleBy: step.staleChanges)

@@ -8,6 +8,9 @@ enum StepEdit: Equatable {
     case moved(StepID, toUndoStack: Bool)
     /// Step `id` left the stacks and the tree.
     case removed(StepID)
+    /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
+    /// newest undo step (coalescing): no step closed, but the step changed the model again.
+    case merged(StepID, parts: Set<UndoPart>?)
 }
 
 /// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
@@ -95,6 +98,13 @@ struct SharedLedger: ~Copyable {
             edits.append(.removed(id))
         }
         return id
+    }
+
+    /// A group that declared `parts` merged into step `id` (coalescing).
+    mutating func stepMerged(_ id: StepID, parts: Set<UndoPart>?) {
+        if recordsEdits {
+            edits.append(.merged(id, parts: parts))
+        }
     }
 
     /// A new step's id, for a step restored from a saved history.

@@ -99,13 +99,10 @@ extension UndoManager {
         if openGroupMerges(withKey: key, closingAt: now) {
             let merged = undoStack.steps.last
             undoStack.closeOpenTopLevelGroupMergingIntoPrevious()
-            // The merged step is done now, with the parts of both.
+            // The merged step is done again, with the parts of both: the part log and a
+            // per-member coordinator hear of it with the other edits, when the close settles.
             if let merged {
-                state.partLog?.stepWasDone(merged)
-            }
-            // Per member, the merged group's changes are news to the others (no step closed).
-            if state.isCoordinated {
-                coordinator?.memberMergedGroup(declaring: closing.parts, into: self)
+                ledger.stepMerged(merged, parts: closing.parts)
             }
             // A mark set while the group was open is after the merged step; one at the step
             // merged into (coalescesIntoCleanStep) is lost, that state being gone.
