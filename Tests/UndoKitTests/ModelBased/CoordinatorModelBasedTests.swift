@@ -79,7 +79,7 @@ extension ModelBased {
         }
     }
 
-    struct CoordinatedScript {
+    struct CoordinatedScript: GeneratedScript {
         var setup: CoordinatedSetup
         var steps: [CoordinatedStep]
 
@@ -279,18 +279,7 @@ extension ModelBased {
         }
     }
 
-    struct CoordinatedMismatch {
-        var script: CoordinatedScript
-        var skipped: [Int: SkipReason]
-        var differences: [String]
-
-        var transcript: String {
-            script.steps.enumerated().map { position, step in
-                let skipped = skipped[position].map { "(skipped, \($0)) " } ?? ""
-                return "  \(position + 1). \(skipped)\(step)"
-            }.joined(separator: "\n")
-        }
-    }
+    typealias CoordinatedMismatch = ScriptMismatch<CoordinatedScript>
 
     static func run(_ script: CoordinatedScript, trace: Bool, statistics: inout RunStatistics) -> CoordinatedMismatch? {
         let sides = CoordinatedSides(script.setup, withUndoKit: true)
@@ -410,25 +399,8 @@ extension ModelBased {
     }
 
     static func shrink(_ mismatch: CoordinatedMismatch, budget: Int = 2000) -> CoordinatedMismatch {
-        var best = mismatch
-        var runsLeft = budget
         var scratch = RunStatistics()
-        var shrunk = true
-        while shrunk && runsLeft > 0 {
-            shrunk = false
-            var position = best.script.steps.count - 1
-            while position >= 0 && runsLeft > 0 {
-                var candidate = best.script
-                candidate.steps.remove(at: position)
-                runsLeft -= 1
-                if let smaller = run(candidate, trace: false, statistics: &scratch) {
-                    best = smaller
-                    shrunk = true
-                }
-                position = min(position, best.script.steps.count) - 1
-            }
-        }
-        return best
+        return shrink(mismatch, budget: budget) { run($0, trace: false, statistics: &scratch) }
     }
 }
 
@@ -456,19 +428,9 @@ struct CoordinatorModelBasedTests {
             let shrunk = ModelBased.shrink(mismatch)
             Issue.record(
                 Comment(
-                    rawValue: """
-                        Coordinator model and UndoKit disagree: master seed \(masterSeed), script #\(index) \
-                        (replay: UNDOKIT_COORDINATOR_SEED=\(masterSeed) UNDOKIT_COORDINATOR_ONLY=\(index))
-                        setup: \(script.setup)
-                        shrunk to \(shrunk.script.steps.count) steps:
-                        \(shrunk.transcript)
-                        differing observables after its last step:
-                          \(shrunk.differences.joined(separator: "\n  "))
-                        full script, up to the first disagreement:
-                        \(mismatch.transcript)
-                        differing observables after its last step:
-                          \(mismatch.differences.joined(separator: "\n  "))
-                        """))
+                    rawValue: ModelBased.report(
+                        mismatch, shrunk: shrunk, model: "Coordinator model", variables: "UNDOKIT_COORDINATOR",
+                        masterSeed: masterSeed, index: index)))
             if statistics.failures == ModelBasedTests.maximumReportedFailures {
                 break
             }

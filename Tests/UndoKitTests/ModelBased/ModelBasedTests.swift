@@ -612,8 +612,16 @@ extension ModelBased {
         var coverage: [String: Int] = [:]
     }
 
+    /// What the randomized tests' reports and shrinking need of a script.
+    protocol GeneratedScript {
+        associatedtype Setup: CustomStringConvertible
+        associatedtype Step: CustomStringConvertible
+        var setup: Setup { get }
+        var steps: [Step] { get set }
+    }
+
     /// A script as data, so a failing one can be replayed, trimmed and shrunk.
-    struct Script {
+    struct Script: GeneratedScript {
         var setup: Setup
         var steps: [Step]
 
@@ -636,10 +644,11 @@ extension ModelBased {
         }
     }
 
-    /// Where and how a script's run disagreed with the model.
-    struct Mismatch {
+    /// Where and how a script's run disagreed with the model: the single-manager scripts'
+    /// (``Script``) and the coordinated ones' (``CoordinatedScript``) alike.
+    struct ScriptMismatch<RunScript: GeneratedScript> {
         /// The script up to and including the step after which the observables differed.
-        var script: Script
+        var script: RunScript
         /// Why each skipped step was skipped, by position.
         var skipped: [Int: SkipReason]
         var differences: [String]
@@ -651,6 +660,8 @@ extension ModelBased {
             }.joined(separator: "\n")
         }
     }
+
+    typealias Mismatch = ScriptMismatch<Script>
 
     /// Runs `script` on UndoKit and on the model side by side; returns the first
     /// disagreement (later steps would differ too). Steps the model predicts to trap are
@@ -708,12 +719,15 @@ extension ModelBased {
     }
 
     /// Greedy one-step-at-a-time shrinking: drops every step whose removal still leaves a
-    /// disagreement, until none can go. The result may show a different symptom than the
-    /// original, which is fine: it is a smaller disagreement.
-    static func shrink(_ mismatch: Mismatch, budget: Int = 3000) -> Mismatch {
+    /// disagreement (`rerun` finds one), until none can go or `budget` reruns are spent. The
+    /// result may show a different symptom than the original, which is fine: it is a smaller
+    /// disagreement.
+    static func shrink<RunScript>(
+        _ mismatch: ScriptMismatch<RunScript>, budget: Int,
+        rerun: (RunScript) -> ScriptMismatch<RunScript>?
+    ) -> ScriptMismatch<RunScript> {
         var best = mismatch
         var runsLeft = budget
-        var scratch = RunStatistics()
         var shrunk = true
         while shrunk && runsLeft > 0 {
             shrunk = false
@@ -722,7 +736,7 @@ extension ModelBased {
                 var candidate = best.script
                 candidate.steps.remove(at: position)
                 runsLeft -= 1
-                if let smaller = run(candidate, trace: false, statistics: &scratch) {
+                if let smaller = rerun(candidate) {
                     best = smaller
                     shrunk = true
                 }
@@ -730,6 +744,11 @@ extension ModelBased {
             }
         }
         return best
+    }
+
+    static func shrink(_ mismatch: Mismatch, budget: Int = 3000) -> Mismatch {
+        var scratch = RunStatistics()
+        return shrink(mismatch, budget: budget) { run($0, trace: false, statistics: &scratch) }
     }
 
     /// A step the model predicts to trap, located in a generated script.
@@ -795,10 +814,15 @@ extension ModelBased {
         sides.apply(script.steps[position], toModel: false)
     }
 
-    static func report(_ mismatch: Mismatch, shrunk: Mismatch, masterSeed: UInt64, index: Int) -> String {
+    /// A failure's report: where to replay it (`variables`, the test's environment variable
+    /// prefix), the shrunk script and the full one, each with what differed after it.
+    static func report<RunScript>(
+        _ mismatch: ScriptMismatch<RunScript>, shrunk: ScriptMismatch<RunScript>,
+        model: String = "Model", variables: String = "UNDOKIT_MODEL", masterSeed: UInt64, index: Int
+    ) -> String {
         """
-        Model and UndoKit disagree: master seed \(masterSeed), script #\(index) \
-        (replay: UNDOKIT_MODEL_SEED=\(masterSeed) UNDOKIT_MODEL_ONLY=\(index))
+        \(model) and UndoKit disagree: master seed \(masterSeed), script #\(index) \
+        (replay: \(variables)_SEED=\(masterSeed) \(variables)_ONLY=\(index))
         setup: \(mismatch.script.setup)
         shrunk to \(shrunk.script.steps.count) steps:
         \(shrunk.transcript)
