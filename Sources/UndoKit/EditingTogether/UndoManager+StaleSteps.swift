@@ -188,20 +188,9 @@ extension UndoManager {
     /// Takes the newest step of a stack off without running it. An undo step's changes stay
     /// in the model with no step to revert them; a redo step's are never made.
     private func dropNewestStep(onUndoStack: Bool) {
-        let id: StepID
+        let id = onUndoStack ? undoStack.dropNewestTopLevelGroup() : redoStack.dropNewestTopLevelGroup()
         if onUndoStack {
-            let taken = undoStack.popNewestTopLevelGroupEntries()
-            id = taken.id
-            for entry in taken.entries {
-                undoStack.dropped.append(entry)
-            }
             stopCoalescing()
-        } else {
-            let taken = redoStack.popNewestTopLevelGroupEntries()
-            id = taken.id
-            for entry in taken.entries {
-                redoStack.dropped.append(entry)
-            }
         }
         // The mark's rule first: a mark on the dropped undo step moves to the step below,
         // which stepLeft(_:) would otherwise find naming a step that is gone.

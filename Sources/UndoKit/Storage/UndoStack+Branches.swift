@@ -4,17 +4,31 @@ extension UndoStack {
     /// Removes the newest closed top-level group and returns its entries, oldest first, and
     /// its step id. No group may be open.
     mutating func popNewestTopLevelGroupEntries() -> (entries: [Entry], id: StepID) {
-        precondition(openBegins.isEmpty && !isEmpty, "UndoStack: no closed top-level group to take")
-        let start = groupStart(endingAt: entries.count - 1)
-        totalCost -= entries[start].cost
-        topLevelCount -= 1
-        let id = steps.removeLast()
+        let (start, id) = takeNewestTopLevelGroupOff()
         var group = StackBuffer<Entry>(minimumCapacity: entries.count - start)
         entries.moveSuffix(from: start, appendingTo: &group)
         let taken = group.elements
         // Releases no object: the copies `elements` made hold them all.
         group.removeAll()
         return (taken, id)
+    }
+
+    /// Removes the newest closed top-level group, parking its entries for release
+    /// (``dropped``), and returns its step id. No group may be open.
+    mutating func dropNewestTopLevelGroup() -> StepID {
+        let (start, id) = takeNewestTopLevelGroupOff()
+        entries.moveSuffix(from: start, appendingTo: &dropped)
+        return id
+    }
+
+    /// The counts' side of taking the newest closed top-level group off: its cost, its
+    /// count and its id leave; its entries, from `start` on, are still to be moved.
+    private mutating func takeNewestTopLevelGroupOff() -> (start: Int, id: StepID) {
+        precondition(openBegins.isEmpty && !isEmpty, "UndoStack: no closed top-level group to take")
+        let start = groupStart(endingAt: entries.count - 1)
+        totalCost -= entries[start].cost
+        topLevelCount -= 1
+        return (start, steps.removeLast())
     }
 
     /// Pushes closed top-level groups (as ``popNewestTopLevelGroupEntries()`` takes them),
