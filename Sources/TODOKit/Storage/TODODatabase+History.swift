@@ -72,7 +72,9 @@ extension TODODatabase {
         }
         var redo: [Step] = []
         var below = current
-        while let next = steps.first(where: { $0.value.place.kind == .redo && $0.value.place.parent == below }) {
+        // Bounded as the undo walk is: damaged rows can make a cycle (a redo row its own parent).
+        while let next = steps.first(where: { $0.value.place.kind == .redo && $0.value.place.parent == below }),
+              redo.count < steps.count {
             redo.insert(next.value.step, at: 0)
             below = next.key
         }

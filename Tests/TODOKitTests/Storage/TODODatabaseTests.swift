@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TODOKit
+import UndoKit
 
 @Suite struct TODODatabaseTests {
     static let sample: TODOList = [
@@ -187,6 +188,19 @@ import Testing
         let error = #expect(throws: TODOStoreError.self) { try store.load() }
         #expect(error == .corrupt(path: store.fileURL.path, reason: reason))
         #expect(error?.description == "\(store.fileURL.path) is damaged: \(reason)")
+    }
+
+    @Test("redo rows that make a cycle are refused, not followed forever (found by the SavedSteps fuzzer)",
+          arguments: [[(2, 2)], [(2, 3), (3, 2)]] as [[(UInt64, UInt64)]])
+    func aCycleOfRedoRowsIsRefused(redoRows: [(id: UInt64, parent: UInt64)]) throws {
+        let body = try String(decoding: JSONEncoder().encode(TODODatabase.Step(actionName: "Add")), as: UTF8.self)
+        let rows = [(UndoTree.NodeID(rawValue: 1), UndoTree.NodeID?.none, "undo", body)]
+            + redoRows.map { (UndoTree.NodeID(rawValue: $0.id), UndoTree.NodeID(rawValue: $0.parent), "redo", body) }
+        guard case .unusable(let reason) = TODODatabase.history(rows: rows, current: UndoTree.NodeID(rawValue: 2)) else {
+            Issue.record("a cycle of redo rows was read as a history")
+            return
+        }
+        #expect(reason == "its steps do not form one path from the start to the current step")
     }
 
     @Test func aDirectoryInPlaceOfTheFileIsUnreadable() throws {
