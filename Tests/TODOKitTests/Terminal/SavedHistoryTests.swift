@@ -114,6 +114,33 @@ import UndoKit
         #expect(throws: EditingSession.RestoreError.doesNotFit) { try session.restoreHistory(withEmptyStep) }
     }
 
+    /// Steps whose undo applies by position but not on the item they name (a replace between
+    /// two different items, a move of another item than the one it saved): restored, undo and
+    /// redo would find nothing or the wrong item, so the history is refused. The first was
+    /// found by the SavedSteps fuzzer (its input is a seed, `replace-of-another-item`).
+    @Test func aStepThatNamesAnotherItemThanItChangesIsRefused() throws {
+        let (milk, rent) = (TODOItem(title: "Buy milk"), TODOItem(title: "Pay rent"))
+        let list: TODOList = [milk, rent]
+        var urgentRent = rent
+        urgentRent.priority = .high
+        let otherRent = TODOItem(title: "Pay rent")
+        let steps: [TODOCommand] = [
+            // The list holds the urgent rent: undo puts another item in its place, which redo
+            // (looking for the urgent rent) would not find.
+            TODOCommand(change: .replace(at: 1, with: urgentRent), inverse: .replace(at: 1, with: otherRent), name: "Set Priority", date: Self.date),
+            // A move of the item now at 0 back to 1, saved as a move of the rent.
+            TODOCommand(change: .move(from: 1, to: 0), inverse: .move(from: 0, to: 1), name: "Move", date: Self.date, movedItem: rent.id),
+        ]
+        for (index, step) in steps.enumerated() {
+            var current = list
+            if index == 0 { current.items[1] = urgentRent }
+            let session = EditingSession(list: current)
+            let history = UndoHistory<TODOCommand>(undoSteps: [.init(actionName: step.name, items: [.command(step)])])
+            #expect(throws: EditingSession.RestoreError.doesNotFit) { try session.restoreHistory(history) }
+            #expect(session.list == current && !session.canUndo)
+        }
+    }
+
     /// Step rows `todo` never writes: the history is dropped with the reason, never the list,
     /// and the next change saves a good one in its place.
     @Test(arguments: [
