@@ -160,15 +160,16 @@ extension EditingSession {
         // The list after each step that a branch hangs below; only those: keeping a copy of a
         // 10,000-item list per step made this check cost more than loading the list.
         let parents = Set(history.branches.compactMap(\.parent))
-        var states: [UndoTree.NodeID: TODOList] = [:]
-        var undone = list
+        var states: [UndoTree.NodeID: TODOList.Replay] = [:]
+        guard let recorded = TODOList.Replay(list) else { return false }
+        var undone = recorded
         for step in history.undoSteps.reversed() {
             if let id = step.id, parents.contains(id) { states[id] = undone }
             // The session never records an empty step; a saved one is damage.
             guard !step.commands.isEmpty else { return false }
             for command in step.commands.reversed() where !command.undoes(on: &undone) { return false }
         }
-        var redone = list
+        var redone = recorded
         for step in history.redoSteps.reversed() {
             guard redoes(step, on: &redone) else { return false }
             if let id = step.id, parents.contains(id) { states[id] = redone }
@@ -189,7 +190,7 @@ extension EditingSession {
     }
 
     /// Applies a redo step's commands to `list` if each fits it.
-    private static func redoes(_ step: UndoHistory<TODOCommand>.Group, on list: inout TODOList) -> Bool {
+    private static func redoes(_ step: UndoHistory<TODOCommand>.Group, on list: inout TODOList.Replay) -> Bool {
         // The session never records an empty step; a saved one is damage.
         guard !step.commands.isEmpty else { return false }
         // A group runs its steps newest first, for redo as for undo.

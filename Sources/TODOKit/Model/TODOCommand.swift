@@ -90,19 +90,13 @@ extension TODOCommand {
     /// A saved history is input like any file: one that passes this for every step cannot
     /// undo the wrong item, nor reach a position that does not exist, nor leave a redo that
     /// finds nothing (a replace whose two items are not one item did, found by fuzzing).
-    func undoes(on list: inout TODOList) -> Bool {
-        runs(inverse, on: &list, givingBack: change)
+    func undoes(on list: inout TODOList.Replay) -> Bool {
+        list.runs(inverse, on: item, givingBack: change)
     }
 
     /// Whether redoing the command on `list` is exactly what it recorded; see ``undoes(on:)``.
-    func redoes(on list: inout TODOList) -> Bool {
-        runs(change, on: &list, givingBack: inverse)
-    }
-
-    /// Checks as ``execute(on:)`` and ``undo(on:)`` run: by ``item``, not by position alone.
-    private func runs(_ recorded: TODOList.Change, on list: inout TODOList, givingBack expected: TODOList.Change) -> Bool {
-        guard list.locating(recorded, item: item) == recorded, list.apply(recorded) == expected else { return false }
-        return list.locating(expected, item: item) == expected
+    func redoes(on list: inout TODOList.Replay) -> Bool {
+        list.runs(change, on: item, givingBack: inverse)
     }
 }
 

@@ -135,3 +135,38 @@ extension TODOList {
         }
     }
 }
+
+extension TODOList {
+    /// A list a saved history is checked against, step by step, with its items' identities,
+    /// so that finding an item costs the same on a list of 10,000 as on a list of ten.
+    struct Replay {
+        private(set) var list: TODOList
+        private var ids: Set<TODOItem.ID>
+
+        /// `nil` if two items share an identity: no step could be trusted to find its own.
+        init?(_ list: TODOList) {
+            (self.list, ids) = (list, Set(list.items.map(\.id)))
+            guard ids.count == list.count else { return nil }
+        }
+
+        /// Applies `recorded` if it runs as a command runs it: on the item `id`, found where
+        /// it was recorded (what ``locating(_:item:)`` returns unchanged), giving back
+        /// `expected`, which is in turn found where it was recorded.
+        mutating func runs(_ recorded: Change, on id: TODOItem.ID?, givingBack expected: Change) -> Bool {
+            guard finds(recorded, on: id) else { return false }
+            let removed = if case .remove(let position) = recorded { list.items[position].id } else { nil as TODOItem.ID? }
+            guard list.apply(recorded) == expected else { return false }
+            if case .insert(let item, _) = recorded { ids.insert(item.id) }
+            if let removed { ids.remove(removed) }
+            return finds(expected, on: id)
+        }
+
+        private func finds(_ change: Change, on id: TODOItem.ID?) -> Bool {
+            switch change {
+            case .insert(let item, let position): (0...list.count).contains(position) && !ids.contains(item.id)
+            case .remove(let position), .replace(let position, _), .move(let position, _):
+                list.canApply(change) && (id == nil || list.items[position].id == id)
+            }
+        }
+    }
+}

@@ -114,30 +114,31 @@ import UndoKit
         #expect(throws: EditingSession.RestoreError.doesNotFit) { try session.restoreHistory(withEmptyStep) }
     }
 
-    /// Steps whose undo applies by position but not on the item they name (a replace between
-    /// two different items, a move of another item than the one it saved): restored, undo and
+    /// Steps whose undo applies by position but not on the item they name: restored, undo or
     /// redo would find nothing or the wrong item, so the history is refused. The first was
     /// found by the SavedSteps fuzzer (its input is a seed, `replace-of-another-item`).
-    @Test func aStepThatNamesAnotherItemThanItChangesIsRefused() throws {
-        let (milk, rent) = (TODOItem(title: "Buy milk"), TODOItem(title: "Pay rent"))
-        let list: TODOList = [milk, rent]
+    @Test func aStepThatDoesNotFindItsItemWhereItWasRecordedIsRefused() throws {
+        let (milk, rent, otherRent) = (TODOItem(title: "Buy milk"), TODOItem(title: "Pay rent"), TODOItem(title: "Pay rent"))
         var urgentRent = rent
         urgentRent.priority = .high
-        let otherRent = TODOItem(title: "Pay rent")
-        let steps: [TODOCommand] = [
-            // The list holds the urgent rent: undo puts another item in its place, which redo
-            // (looking for the urgent rent) would not find.
-            TODOCommand(change: .replace(at: 1, with: urgentRent), inverse: .replace(at: 1, with: otherRent), name: "Set Priority", date: Self.date),
-            // A move of the item now at 0 back to 1, saved as a move of the rent.
-            TODOCommand(change: .move(from: 1, to: 0), inverse: .move(from: 0, to: 1), name: "Move", date: Self.date, movedItem: rent.id),
+        let cases: [(list: TODOList, step: TODOCommand)] = [
+            // A replace between two items: undo puts another item in the place of the urgent
+            // rent, which redo, looking for the urgent rent, would not find.
+            ([milk, urgentRent], TODOCommand(change: .replace(at: 1, with: urgentRent), inverse: .replace(at: 1, with: otherRent),
+                                             name: "Set Priority", date: Self.date)),
+            // A move saved as a move of the rent, whose undo would move milk.
+            ([milk, rent], TODOCommand(change: .move(from: 1, to: 0), inverse: .move(from: 0, to: 1), name: "Move", date: Self.date,
+                                       movedItem: rent.id)),
+            // A removal of milk, which the list still holds: undo would find it back already.
+            ([milk, rent], TODOCommand(change: .remove(at: 0), inverse: .insert(milk, at: 0), name: "Remove", date: Self.date)),
+            // Two items with one identity: no step can be trusted to find its own.
+            ([milk, rent, rent], TODOCommand(change: .insert(milk, at: 0), inverse: .remove(at: 0), name: "Add", date: Self.date)),
         ]
-        for (index, step) in steps.enumerated() {
-            var current = list
-            if index == 0 { current.items[1] = urgentRent }
-            let session = EditingSession(list: current)
+        for (list, step) in cases {
+            let session = EditingSession(list: list)
             let history = UndoHistory<TODOCommand>(undoSteps: [.init(actionName: step.name, items: [.command(step)])])
             #expect(throws: EditingSession.RestoreError.doesNotFit) { try session.restoreHistory(history) }
-            #expect(session.list == current && !session.canUndo)
+            #expect(session.list == list && !session.canUndo)
         }
     }
 
