@@ -95,31 +95,33 @@ extension TODODatabase {
         let body = try encoded(step)
         return try run(writing: true) { () throws(SQLiteError) in
             guard let connection else { return UndoTree.NodeID(rawValue: 0) }
-            // Each statement finds its rows through an index (`place != 'undo'`: the partial one),
-            // with no temporary table: a step costs the same however long the history.
+            // One statement, each value through an index (`place != 'undo'`: the partial one), no temporary table:
+            // a step costs the same however long the history. Last: NULL if every row is on the path, 1 if one is redo.
             let state = try connection.firstRow("""
-                SELECT current_step, EXISTS (SELECT 1 FROM step WHERE place != 'undo' AND place = 'redo')
-                FROM list_state WHERE history_revision = ?
-                """, [.int(revision - 1)]) { (current: $0.isNull(0) ? SQLiteValue.null : .integer($0.integer(0)), hasRedo: $0.integer(1) == 1) }
+                SELECT current_step, (SELECT ifnull(max(id), 0) + 1 FROM step), (SELECT count(*) FROM step),
+                    (SELECT max(place = 'redo') FROM step WHERE place != 'undo') FROM list_state WHERE history_revision = ?
+                """, [.int(revision - 1)]) { row in
+                (current: row.isNull(0) ? SQLiteValue.null : .integer(row.integer(0)), id: row.integer(1), count: Int(row.integer(2)),
+                 offPath: !row.isNull(3), hasRedo: row.integer(3) == 1)
+            }
             // Without a row, the steps belong to a list a todo without history changed since.
             if state == nil { try connection.execute("DELETE FROM step") }
             if state?.hasRedo == true { try connection.execute("UPDATE step SET place = 'branch' WHERE place = 'redo'") }
-            let id = try connection.integer("SELECT ifnull(max(id), 0) + 1 FROM step") ?? 1
+            let id = state?.id ?? 1
             try connection.execute(
                 "INSERT INTO step (id, parent, place, name, made_by, saved_in, body) VALUES (?, ?, 'undo', ?, ?, ?, ?)",
                 [.integer(id), state?.current ?? .null, .text(step.actionName ?? ""), .text(origin), .int(revision), .text(body)])
             // As UndoKit trims a tree that keeps branches: a leaf off the path to the current
             // step first (a branch tip, the end of the redo path), oldest first; then the root,
             // which has one child then, the next step on the path.
-            var count = try connection.integer("SELECT count(*) FROM step") ?? 0
+            var count = (state?.count ?? 0) + 1
             while count > max(limit, 1) {
-                let leaf = "SELECT id FROM step AS leaf WHERE place != 'undo' AND NOT EXISTS (SELECT 1 FROM step WHERE parent = leaf.id)"
-                if try connection.execute("DELETE FROM step WHERE id = (\(leaf) ORDER BY id LIMIT 1)") == 0 {
-                    guard let root = try connection.integer("SELECT min(id) FROM step WHERE parent IS NULL AND place = 'undo'"), root != id else { break }
-                    try connection.execute("UPDATE step SET parent = NULL WHERE id = (SELECT id FROM step WHERE parent = ?)", [.integer(root)])
-                    try connection.execute("DELETE FROM step WHERE id = ?", [.integer(root)])
-                }
                 count -= 1
+                let leaf = "SELECT id FROM step AS leaf WHERE place != 'undo' AND NOT EXISTS (SELECT 1 FROM step WHERE parent = leaf.id)"
+                if state?.offPath == true, try connection.execute("DELETE FROM step WHERE id = (\(leaf) ORDER BY id LIMIT 1)") > 0 { continue }
+                guard let root = try connection.integer("SELECT min(id) FROM step WHERE parent IS NULL AND place = 'undo'"), root != id else { break }
+                try connection.execute("UPDATE step SET parent = NULL WHERE id = (SELECT id FROM step WHERE parent = ?)", [.integer(root)])
+                try connection.execute("DELETE FROM step WHERE id = ?", [.integer(root)])
             }
             try connection.execute("UPDATE list_state SET current_step = ?, history_revision = revision", [.integer(id)])
             return UndoTree.NodeID(row: id)
