@@ -94,8 +94,8 @@ private func run(_ commands: [Command], on session: EditingSession, throwing: Bo
             case .undone(let number): try session.setDone(false, at: number - 1)
             case .remove(let number): try session.remove(at: number - 1)
             case .move(let number, let destination): try session.move(from: number - 1, to: destination - 1)
-            case .undo(let steps, _): _ = try session.undo(steps: steps)
-            case .redo(let steps, _): _ = try session.redo(steps: steps)
+            case .undo(let steps, _): for _ in 0..<steps { guard try session.undo() != nil else { break } }
+            case .redo(let steps, _): for _ in 0..<steps { guard try session.redo() != nil else { break } }
             case .drop(let redo): _ = try session.dropStep(redo: redo)
             case .goto(let step): _ = try session.go(toStep: step)
             case .begin(let name): session.beginGroup(named: name)

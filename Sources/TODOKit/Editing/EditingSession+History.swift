@@ -167,7 +167,7 @@ extension EditingSession {
             if let id = step.id, parents.contains(id) { states[id] = undone }
             // The session never records an empty step; a saved one is damage.
             guard !step.commands.isEmpty else { return false }
-            for command in step.commands.reversed() where !command.undoes(on: &undone) { return false }
+            for command in step.commands.reversed() where !undone.runs(command) { return false }
         }
         var redone = recorded
         for step in history.redoSteps.reversed() {
@@ -194,7 +194,7 @@ extension EditingSession {
         // The session never records an empty step; a saved one is damage.
         guard !step.commands.isEmpty else { return false }
         // A group runs its steps newest first, for redo as for undo.
-        for command in step.commands.reversed() where !command.redoes(on: &list) { return false }
+        for command in step.commands.reversed() where !list.runs(command, redo: true) { return false }
         return true
     }
 }

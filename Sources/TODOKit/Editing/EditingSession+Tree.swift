@@ -84,24 +84,4 @@ extension EditingSession {
         observation.cancel()
         return (undone, redone)
     }
-
-    /// Undoes up to `count` steps; returns the titles of those undone, oldest undo first.
-    public func undo(steps count: Int) throws(EditingSessionError) -> [String] {
-        var titles: [String] = []
-        for _ in 0..<count {
-            guard let title = try undo() else { break }
-            titles.append(title)
-        }
-        return titles
-    }
-
-    /// Redoes up to `count` steps; returns the titles of those redone.
-    public func redo(steps count: Int) throws(EditingSessionError) -> [String] {
-        var titles: [String] = []
-        for _ in 0..<count {
-            guard let title = try redo() else { break }
-            titles.append(title)
-        }
-        return titles
-    }
 }

@@ -82,24 +82,6 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     public var undoParts: [UndoPart] { item.map { [UndoPart("item", $0)] } ?? [] }
 }
 
-extension TODOCommand {
-    /// Whether undoing the command on `list` is exactly what it recorded: ``inverse`` is found
-    /// on ``item`` where it was recorded, what it gives back is ``change``, and that is found
-    /// on ``item`` where it was recorded, so a redo runs too. Applies it to `list` when so.
-    ///
-    /// A saved history is input like any file: one that passes this for every step cannot
-    /// undo the wrong item, nor reach a position that does not exist, nor leave a redo that
-    /// finds nothing (a replace whose two items are not one item did, found by fuzzing).
-    func undoes(on list: inout TODOList.Replay) -> Bool {
-        list.runs(inverse, on: item, givingBack: change)
-    }
-
-    /// Whether redoing the command on `list` is exactly what it recorded; see ``undoes(on:)``.
-    func redoes(on list: inout TODOList.Replay) -> Bool {
-        list.runs(change, on: item, givingBack: inverse)
-    }
-}
-
 extension TODOCommand: Codable {
     private enum CodingKeys: String, CodingKey {
         case change, inverse, name, date, item
