@@ -57,26 +57,26 @@ extension TODODatabase {
         rows: [(id: UndoTree.NodeID, parent: UndoTree.NodeID?, place: String, body: String)], current: UndoTree.NodeID?
     ) -> SavedSteps {
         var steps: [UndoTree.NodeID: (step: Step, place: StepPlace)] = [:]
+        let decoder = JSONDecoder()
         for row in rows {
-            guard let kind = StepPlace.Kind(rawValue: row.place), var step = try? JSONDecoder().decode(Step.self, from: Data(row.body.utf8)) else {
+            guard let kind = StepPlace.Kind(rawValue: row.place), var step = try? decoder.decode(Step.self, from: Data(row.body.utf8)) else {
                 return .unusable(reason: "step \(row.id.rawValue) cannot be read")
             }
             step.id = row.id
             steps[row.id] = (step, StepPlace(parent: row.parent, kind: kind, name: step.actionName ?? "", date: step.date))
         }
-        var undo: [Step] = []
-        var cursor = current
+        // Both walks collect newest first and are bounded: damaged rows can make a cycle (a row its own parent).
+        var undo: [Step] = [], cursor = current
         while let id = cursor, let step = steps[id], step.place.kind == .undo, undo.count < steps.count {
-            undo.insert(step.step, at: 0)
+            undo.append(step.step)
             cursor = step.place.parent
         }
-        var redo: [Step] = []
-        var below = current
-        // Bounded as the undo walk is: damaged rows can make a cycle (a redo row its own parent).
-        while let next = steps.first(where: { $0.value.place.kind == .redo && $0.value.place.parent == below }),
-              redo.count < steps.count {
-            redo.insert(next.value.step, at: 0)
-            below = next.key
+        // The redo row below each step, found once rather than by a scan of every row per step.
+        let redoBelow = Dictionary(steps.filter { $0.value.place.kind == .redo }.map { ($0.value.place.parent, $0.key) }) { first, _ in first }
+        var redo: [Step] = [], below = current
+        while let next = redoBelow[below], let step = steps[next], redo.count < steps.count {
+            redo.append(step.step)
+            below = next
         }
         func count(_ kind: StepPlace.Kind) -> Int { steps.values.filter { $0.place.kind == kind }.count }
         guard cursor == nil, undo.count == count(.undo), redo.count == count(.redo) else {
@@ -85,7 +85,7 @@ extension TODODatabase {
         let branches = steps.keys.sorted().filter { steps[$0]!.place.kind == .branch }.map {
             UndoHistory<TODOCommand>.BranchStep(parent: steps[$0]!.place.parent, step: steps[$0]!.step)
         }
-        return .usable(UndoHistory(undoSteps: undo, redoSteps: redo, branches: branches), places: steps.mapValues(\.place))
+        return .usable(UndoHistory(undoSteps: undo.reversed(), redoSteps: redo.reversed(), branches: branches), places: steps.mapValues(\.place))
     }
 
     /// Adds `step` as the newest step, below the current one (what redo would have taken
