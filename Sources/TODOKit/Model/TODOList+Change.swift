@@ -164,11 +164,11 @@ extension TODOList {
         /// `expected`, which is in turn found where it was recorded.
         mutating func runs(_ recorded: Change, on id: TODOItem.ID?, givingBack expected: Change) -> Bool {
             guard finds(recorded, on: id) else { return false }
-            let removed = if case .remove(let position) = recorded { list.items[position].id } else { nil as TODOItem.ID? }
-            guard list.apply(recorded) == expected else { return false }
+            let inverse = list.apply(recorded)
+            // An insertion adds its item's identity; a removal's inverse names the item removed.
             if case .insert(let item, _) = recorded { ids.insert(item.id) }
-            if let removed { ids.remove(removed) }
-            return finds(expected, on: id)
+            if case .insert(let item, _) = inverse { ids.remove(item.id) }
+            return inverse == expected && finds(expected, on: id)
         }
 
         private func finds(_ change: Change, on id: TODOItem.ID?) -> Bool {
