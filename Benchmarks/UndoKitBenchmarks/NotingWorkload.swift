@@ -99,17 +99,23 @@ enum NotingWorkload {
             result.note("step_parts", "declared_parts_per_step", Double(declared) / Double(steps))
         }
 
-        // The same undos before any note: no log, nothing to check (the baseline of undo_run).
+        // Undoing every step, `cycles` times (timed), redoing them in between (untimed).
         let cycles = max(1, (operations + steps - 1) / steps)
-        var unnoted: UInt64 = 0
-        for cycle in 0..<cycles {
-            let start = Measurement.now()
-            undo(manager, times: steps)
-            unnoted += Measurement.now() - start
-            try check(counter.value == 0, "W10 undo_unnoted\(suffix), cycle \(cycle): value \(counter.value) after undoing every step")
-            for _ in 0..<steps { manager.redo() }
+        func undoCycles(_ name: String) throws(BenchmarkFailure) {
+            var nanoseconds: UInt64 = 0
+            for cycle in 0..<cycles {
+                let start = Measurement.now()
+                undo(manager, times: steps)
+                nanoseconds += Measurement.now() - start
+                try check(counter.value == 0, "W10 \(name)\(suffix), cycle \(cycle): value \(counter.value) after undoing every step")
+                for _ in 0..<steps { manager.redo() }
+                try check(counter.value == steps, "W10 \(name)\(suffix), cycle \(cycle): value \(counter.value) after redoing every step")
+            }
+            result.record(name + suffix, operations: steps * cycles, nanoseconds: nanoseconds)
         }
-        result.record("undo_unnoted" + suffix, operations: steps * cycles, nanoseconds: unnoted)
+
+        // The same undos before any note: no log, nothing to check (the baseline of undo_run).
+        try undoCycles("undo_unnoted")
 
         // Notes: one random part per call.
         let noteBefore = Measurement.residentKiB()
@@ -139,16 +145,7 @@ enum NotingWorkload {
         // Undo every step under each policy; the untimed redos make every step fresh.
         for (policy, name) in [(StaleStepPolicy.run, "undo_run"), (.refuse, "undo_refuse"), (.skip, "undo_skip")] {
             manager.staleStepPolicy = policy
-            var nanoseconds: UInt64 = 0
-            for cycle in 0..<cycles {
-                let start = Measurement.now()
-                undo(manager, times: steps)
-                nanoseconds += Measurement.now() - start
-                try check(counter.value == 0, "W10 \(name)\(suffix), cycle \(cycle): value \(counter.value) after undoing every step")
-                for _ in 0..<steps { manager.redo() }
-                try check(counter.value == steps, "W10 \(name)\(suffix), cycle \(cycle): value \(counter.value) after redoing every step")
-            }
-            result.record(name + suffix, operations: steps * cycles, nanoseconds: nanoseconds)
+            try undoCycles(name)
         }
 
         // Every part changed: each refused undo finds the next step stale and runs nothing.
