@@ -108,6 +108,7 @@ import Testing
         ("del\u{7F}", "del\\u{7F}", 9),
         ("a\tb", "a\\u{09}b", 8),
         ("e\u{301}\u{85}", "e\u{301}\\u{85}", 7),
+        ("a\u{202E}b", "a\\u{202E}b", 10),
     ])
     func controlCharactersAreDrawnEscapedAndTheCursorCountsThem(typed: String, shown: String, column: Int) {
         let editor = Self.typed(Self.characters(typed))
