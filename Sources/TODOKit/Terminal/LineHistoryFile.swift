@@ -88,9 +88,9 @@ public struct LineHistoryFile: Sendable {
     private static func keepable(_ lines: [String]) -> [String] {
         var kept: [String] = []
         for line in lines {
-            guard !line.allSatisfy(\.isWhitespace), TerminalText.firstControlCharacter(in: line) == nil else {
-                continue
-            }
+            let isBlank = line.allSatisfy(\.isWhitespace)
+            let isRaw = TerminalText.firstControlCharacter(in: line) != nil
+            guard !isBlank, !isRaw else { continue }
             if kept.last != line {
                 kept.append(line)
             }
@@ -155,7 +155,8 @@ public struct LineHistoryFile: Sendable {
             // The lock is on the file that was opened; if another session has replaced it since
             // (its rename), the lock guards nothing: lock the new one.
             var current = stat()
-            if stat(url.path, &current) == 0, current.st_ino == opened.st_ino, current.st_dev == opened.st_dev {
+            let found = stat(url.path, &current) == 0
+            if found, current.st_ino == opened.st_ino, current.st_dev == opened.st_dev {
                 return descriptor
             }
             close(descriptor)

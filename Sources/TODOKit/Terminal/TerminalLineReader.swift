@@ -216,7 +216,11 @@ private enum ResizeSignal {
         guard readEnd >= 0 else { return false }
         var resized = false
         var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ Foundation.read(readEnd, $0.baseAddress, $0.count) }) > 0 {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                Foundation.read(readEnd, bytes.baseAddress, bytes.count)
+            }
+            guard count > 0 else { break }
             resized = true
         }
         return resized
