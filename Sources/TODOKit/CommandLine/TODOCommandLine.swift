@@ -98,8 +98,8 @@ public enum TODOCommandLine {
         return repl.hadErrors ? 1 : 0
     }
 
-    /// A line editor on the terminal whose ↑ recalls the lines of earlier sessions, saved
-    /// beside the list after each line.
+    /// A line editor on the terminal whose ↑ recalls the lines of earlier sessions, each line
+    /// added to those saved beside the list (by every session) as it is typed.
     static func lineEditor(recallingFrom file: LineHistoryFile, console: Console) -> (String) -> String? {
         // Made at the first prompt, once the list is open: opening it may have imported the
         // lines of an earlier version's file.
@@ -109,9 +109,9 @@ public enum TODOCommandLine {
             let reader = madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
             madeReader = reader
             let line = reader.readLine(prompt: prompt)
-            if line != nil {
+            if let line {
                 do {
-                    try file.save(reader.history)
+                    try file.append([line])
                 } catch where !reportedFailure {
                     reportedFailure = true
                     console.writeError("todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")

@@ -80,7 +80,8 @@ extension LineEditor {
                 guard index < bytes.endIndex else { return nil }
                 let parameters = String(decoding: bytes[(start + 2)..<index], as: UTF8.self)
                 let length = index - start + 1
-                let isControl = parameters.hasSuffix(";5") || parameters.hasSuffix(";3")   // Ctrl or Alt
+                // Ctrl or Alt held.
+                let isControl = parameters.hasSuffix(";5") || parameters.hasSuffix(";3")
                 if let key = cursorKey(bytes[index]) {
                     switch key {
                     case .left where isControl: return (.wordLeft, length)

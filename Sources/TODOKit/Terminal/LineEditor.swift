@@ -98,8 +98,12 @@ public struct LineEditor {
             cursor = startOfWord(before: cursor)
         case .wordRight:
             var position = cursor
-            while position < characters.count, !Self.isWordCharacter(characters[position]) { position += 1 }
-            while position < characters.count, Self.isWordCharacter(characters[position]) { position += 1 }
+            while position < characters.count, !Self.isWordCharacter(characters[position]) {
+                position += 1
+            }
+            while position < characters.count, Self.isWordCharacter(characters[position]) {
+                position += 1
+            }
             cursor = position
         case .up:
             guard historyIndex > 0 else { return .none }
@@ -124,7 +128,8 @@ public struct LineEditor {
             return .abandon
         case .endOfInput:
             // Only an empty line ends the input; in mid-line Ctrl-D does nothing.
-            return characters.isEmpty ? .endOfInput : .none
+            guard characters.isEmpty else { return .none }
+            return .endOfInput
         case .clearScreen:
             return .clearScreen
         case .suspend:
@@ -170,6 +175,12 @@ public struct LineEditor {
     /// editor.render(prompt: "> ", width: 80)   // "\r> a\u{1B}[K\r\u{1B}[3C"
     /// ```
     public func render(prompt: String, width: Int) -> String {
+        layout(prompt: prompt, width: width).bytes
+    }
+
+    /// What ``render(prompt:width:)`` draws, and the column it leaves the cursor in.
+    func layout(prompt: String, width: Int) -> (bytes: String, cursorColumn: Int) {
+        let prompt = Self.fitted(prompt, width: width)
         let promptWidth = TerminalWidth.of(prompt)
         let room = max(1, width - promptWidth - 1)
         let shownCharacters = characters.map(TerminalText.visible)
@@ -191,6 +202,44 @@ public struct LineEditor {
             index += 1
         }
         let column = promptWidth + widthToCursor
-        return "\r" + prompt + shown + "\u{1B}[K\r" + (column > 0 ? "\u{1B}[\(column)C" : "")
+        var bytes = "\r" + prompt + shown + "\u{1B}[K\r"
+        if column > 0 {
+            bytes += "\u{1B}[\(column)C"
+        }
+        return (bytes, column)
+    }
+
+    /// The bytes that show `line` as submitted: the prompt and the whole line, from the start
+    /// of the row the line was edited on, wrapped by the terminal over as many rows as it
+    /// needs, whatever part of it was in view, then a new line.
+    ///
+    /// Everything from that row down is cleared first (clearing after the text instead
+    /// would, at a line that ends in the row's last column, take that column's character).
+    ///
+    /// ```swift
+    /// LineEditor.renderSubmitted("add Buy milk", prompt: "> ", width: 8)
+    /// // "\r\u{1B}[J> add Buy milk\r\n": "> add Bu" and "y milk" on the screen
+    /// ```
+    public static func renderSubmitted(_ line: String, prompt: String, width: Int) -> String {
+        let shown = line.map(TerminalText.visible).joined()
+        return "\r\u{1B}[J" + fitted(prompt, width: width) + shown + "\r\n"
+    }
+
+    /// `prompt`, or, when it would leave less than a third of the `width` columns for the
+    /// line, "…" and as much of its end as fits in the rest: a prompt wider than the row would
+    /// wrap, and every redraw, which starts at the beginning of the row, would leave a copy of
+    /// it behind.
+    static func fitted(_ prompt: String, width: Int) -> String {
+        let most = max(1, width - 1 - width / 3)
+        guard TerminalWidth.of(prompt) > most else { return prompt }
+        var kept = ""
+        var used = 1   // the "…"
+        for character in prompt.reversed() {
+            let characterWidth = TerminalWidth.of(character)
+            guard used + characterWidth <= most else { break }
+            kept.insert(character, at: kept.startIndex)
+            used += characterWidth
+        }
+        return "…" + kept
     }
 }

@@ -112,7 +112,9 @@ public final class REPL {
             guard let line else {
                 // End of input (Ctrl-D in a terminal) ends the prompt line the user was on
                 // (the line editor has done so already).
-                if console.isInteractive && console.readLineWithPrompt == nil { console.write("\n") }
+                if console.isInteractive && console.readLineWithPrompt == nil {
+                    console.write("\n")
+                }
                 break
             }
             guard handle(line: line) else { break }
@@ -131,7 +133,11 @@ public final class REPL {
     public func handle(line: String) -> Bool {
         defer { flushOutput() }
         var commands: [Command] = []
-        do { commands = try Command.parseLine(line) } catch { fail("\(error)") }
+        do {
+            commands = try Command.parseLine(line)
+        } catch {
+            fail("\(error)")
+        }
         var quits = false
         if let quit = commands.firstIndex(of: .quit) {
             commands.removeSubrange(quit...)
@@ -204,7 +210,11 @@ public final class REPL {
                 text += pendingOutput[index].text
                 index += 1
             }
-            isError ? console.writeError(text) : console.write(text)
+            if isError {
+                console.writeError(text)
+            } else {
+                console.write(text)
+            }
         }
         pendingOutput.removeAll()
     }

@@ -8,6 +8,13 @@ import Foundation
 /// entered again and the line redrawn), on SIGTERM, SIGHUP and SIGQUIT, and on a trap of our
 /// own while a line is typed, the signal handlers put it back before the process stops.
 ///
+/// Nothing typed is lost: the keys that arrive after an Enter, in the same read (a pasted
+/// block of lines, fast typing) or while the line's commands run, begin the next line, and a
+/// key whose bytes are split between reads (an escape sequence, a UTF-8 character) waits for
+/// the rest. A submitted line is shown whole, wrapped over as many rows as it needs, even if
+/// only its end was in view while it was edited; and when the window is resized while a line
+/// is edited (SIGWINCH), the line is drawn again for the new width.
+///
 /// ```swift
 /// let reader = TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: [])
 /// while let line = reader.readLine(prompt: "todo> ") { print(line) }
@@ -17,6 +24,10 @@ public final class TerminalLineReader {
     private let output: Int32
     private var editor: LineEditor
     private var decoder = LineEditor.KeyDecoder()
+    /// Keys read but not handled yet: those after the Enter that ended the last line.
+    private var typedAhead: ArraySlice<LineEditor.Key> = []
+    /// The column the cursor was left in by the last draw, counted from the prompt's start.
+    private var drawnCursorColumn = 0
 
     /// The lines typed so far, oldest first, earlier sessions' included: what ↑ recalls.
     public var history: [String] { editor.history }
@@ -33,21 +44,24 @@ public final class TerminalLineReader {
     public func readLine(prompt: String) -> String? {
         guard let rawMode = TerminalMode.enterRaw(input) else { return nil }
         defer { rawMode.restore() }
+        // A resize while the last line's commands ran needs no redraw: this draw asks the width.
+        ResizeSignal.install()
+        ResizeSignal.drain()
         draw(prompt)
         while true {
-            guard let bytes = read() else {
-                write("\r\n")
-                return nil
+            if typedAhead.isEmpty {
+                guard let keys = readKeys(prompt: prompt) else {
+                    write("\r\n")
+                    return nil
+                }
+                typedAhead = keys[...]
             }
-            var keys = decoder.keys(from: bytes)
-            if decoder.isWaitingAfterEscape, !inputIsReady(withinMilliseconds: 50) { keys += decoder.flushEscape() }
-            for key in keys {
+            while let key = typedAhead.popFirst() {
                 switch editor.handle(key) {
                 case .redraw, .none:
                     continue
                 case .submit(let line):
-                    draw(prompt, text: line)
-                    write("\r\n")
+                    write(LineEditor.renderSubmitted(line, prompt: prompt, width: columns))
                     return line
                 case .abandon:
                     write("^C\r\n")
@@ -68,15 +82,63 @@ public final class TerminalLineReader {
         }
     }
 
-    private func draw(_ prompt: String, text: String? = nil) {
-        if let text {
-            // The submitted line as typed, cursor at its end, before the newline.
-            var shown = LineEditor(history: [])
-            for character in text { shown.handle(.character(character)) }
-            write(shown.render(prompt: prompt, width: columns))
-        } else {
-            write(editor.render(prompt: prompt, width: columns))
+    /// The keys of the next bytes typed, redrawing the line whenever the window is resized
+    /// while waiting; `nil` at the end of input.
+    private func readKeys(prompt: String) -> [LineEditor.Key]? {
+        while true {
+            guard waitForInput(prompt: prompt) else { return nil }
+            guard let bytes = read() else { return nil }
+            var keys = decoder.keys(from: bytes)
+            if decoder.isWaitingAfterEscape, !inputIsReady(withinMilliseconds: 50) {
+                keys += decoder.flushEscape()
+            }
+            if !keys.isEmpty {
+                return keys
+            }
         }
+    }
+
+    /// Waits until `input` is readable, redrawing the line at each resize; `false` if
+    /// waiting failed.
+    private func waitForInput(prompt: String) -> Bool {
+        while true {
+            var descriptors = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: ResizeSignal.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            let count = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if count < 0 {
+                guard errno == EINTR else { return false }
+                continue
+            }
+            if descriptors[1].revents != 0, ResizeSignal.drain() {
+                redrawAfterResize(prompt)
+            }
+            if descriptors[0].revents != 0 {
+                return true
+            }
+        }
+    }
+
+    /// Draws the line again for the terminal's new width. A terminal that rewraps its rows on
+    /// resize (most do: tmux, VTE, kitty, iTerm2…) has moved the cursor down one row for each
+    /// full new width before it: go up as many, then clear from there down, the old line's
+    /// wrapped pieces with it. (A terminal that cuts rows instead clears a row or two of
+    /// earlier output above the prompt; the line is right either way.)
+    private func redrawAfterResize(_ prompt: String) {
+        let rowsDown = drawnCursorColumn / columns
+        var bytes = "\r"
+        if rowsDown > 0 {
+            bytes += "\u{1B}[\(rowsDown)A"
+        }
+        write(bytes + "\u{1B}[J")
+        draw(prompt)
+    }
+
+    private func draw(_ prompt: String) {
+        let layout = editor.layout(prompt: prompt, width: columns)
+        drawnCursorColumn = layout.cursorColumn
+        write(layout.bytes)
     }
 
     /// The terminal's width, asked on every draw so that a resized window is drawn right.
@@ -89,10 +151,13 @@ public final class TerminalLineReader {
     private func read() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
-            if count > 0 { return Array(buffer[..<count]) }
-            if count < 0 && errno == EINTR { continue }
-            return nil
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                Foundation.read(input, bytes.baseAddress, bytes.count)
+            }
+            if count > 0 {
+                return Array(buffer[..<count])
+            }
+            guard count < 0, errno == EINTR else { return nil }
         }
     }
 
@@ -104,10 +169,69 @@ public final class TerminalLineReader {
     private func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(output, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
+            let written = bytes.withUnsafeBytes { buffer in
+                Foundation.write(output, buffer.baseAddress, buffer.count)
+            }
+            if written < 0, errno == EINTR {
+                continue
+            }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }
     }
+}
+
+/// SIGWINCH, the window resized, as a byte in a pipe the reader polls beside the terminal
+/// (the self-pipe trick: a handler may only make async-signal-safe calls, and `write` is one).
+///
+/// The pipe is made and the handler installed once, by the main thread, before the first
+/// signal can reach the handler; the handler only reads the write end's number, so there is
+/// no concurrent access to guard: hence `nonisolated(unsafe)`. SIGWINCH is otherwise
+/// ignored, so the handler may stay installed while commands run.
+private enum ResizeSignal {
+    nonisolated(unsafe) static var readEnd: Int32 = -1
+    nonisolated(unsafe) static var writeEnd: Int32 = -1
+
+    static func install() {
+        guard readEnd < 0 else { return }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        _ = Foundation.signal(SIGWINCH, noteResize)
+        // A parent may have started us with it blocked (a blocked mask is inherited).
+        var resize = sigset_t()
+        sigemptyset(&resize)
+        sigaddset(&resize, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &resize, nil)
+    }
+
+    /// Empties the pipe; whether the window was resized since the last call.
+    @discardableResult
+    static func drain() -> Bool {
+        guard readEnd >= 0 else { return false }
+        var resized = false
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                Foundation.read(readEnd, bytes.baseAddress, bytes.count)
+            }
+            guard count > 0 else { break }
+            resized = true
+        }
+        return resized
+    }
+}
+
+/// The SIGWINCH handler: one byte in the pipe (dropped if the pipe is full: it is not empty).
+private func noteResize(_ signal: Int32) {
+    // The interrupted code may be about to read errno: a full pipe's EAGAIN must not reach it.
+    let savedErrno = errno
+    var byte: UInt8 = 1
+    _ = Foundation.write(ResizeSignal.writeEnd, &byte, 1)
+    errno = savedErrno
 }

@@ -25,7 +25,9 @@ public enum TerminalWidth {
         default:
             break
         }
-        if properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
+        if properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") {
+            return 2
+        }
         return isWide(scalar.value) ? 2 : 1
     }
 

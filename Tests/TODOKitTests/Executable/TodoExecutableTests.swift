@@ -113,7 +113,7 @@ import Darwin
         let file = directory.file("todo.db")
         // Written by another program: every kind of control character a terminal acts on.
         let titles = ["\u{1B}[31mRED", "bell\u{07}", "\u{9B}2J", "del\u{7F}", "\u{1B}]0;title\u{07}", "ok\ttab",
-                      "forged\nerror: a line todo did not write"]
+                      "forged\nerror: a line todo did not write", "invoice\u{202E}fdp.exe", "\u{2067}isolate\u{200F}"]
         let items = titles.enumerated().map { index, title in
             ["id": "A156091C-75E6-485A-B5A8-6259D46B44C\(index)", "title": title, "detail": "\u{1B}[2J",
              "isDone": false, "priority": "medium"] as [String: Any]
@@ -137,9 +137,15 @@ import Darwin
             }
             #expect(hostile.isEmpty, "\(arguments): \(run.output) \(run.errors)")
             #expect(!run.output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+            let bidirectional: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+                                              0x2066, 0x2067, 0x2068, 0x2069]
+            let reordering = (run.output + run.errors).unicodeScalars.filter { bidirectional.contains($0.value) }
+            #expect(reordering.isEmpty, "\(arguments): a bidirectional control reached the terminal raw")
         }
         guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
         #expect(list.output.contains("\\u{1B}[31mRED"))
+        #expect(list.output.contains("[ ] invoice\\u{202E}fdp.exe"))
+        #expect(list.output.contains("[ ] \\u{2067}isolate\\u{200F}"))
         // A newline in a title stays inside its line: no line can be forged.
         #expect(list.output.contains("[ ] forged\\u{0A}error: a line todo did not write"))
         #expect(!list.output.split(separator: "\n").contains { $0.hasPrefix("error:") })

@@ -48,6 +48,19 @@ final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
     }
 
+    /// Types `bytes` as they are: a key may be cut between two calls, as between two reads.
+    func type(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
+    }
+
+    /// Resizes the terminal to `columns` and tells the program, as a terminal window does (the
+    /// terminal is not the program's controlling one, so the kernel would not send SIGWINCH).
+    func resize(columns: UInt16) {
+        var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(terminal, UInt(TIOCSWINSZ), &size)
+        kill(process.processIdentifier, SIGWINCH)
+    }
+
     /// Reads what the program wrote until `predicate` holds for everything read so far, or
     /// `seconds` pass; returns whether it held.
     @discardableResult

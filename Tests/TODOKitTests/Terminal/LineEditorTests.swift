@@ -68,6 +68,30 @@ import Testing
         #expect(start.render(prompt: "> ", width: 20).contains("> aaaa"))
     }
 
+    /// Whatever the width, the prompt and the line, the row drawn fits in the terminal with a
+    /// column to spare (a row that wraps would leave a copy behind at every redraw) and the
+    /// cursor is on it: a prompt too wide for the window is shortened to its end.
+    @Test(arguments: [8, 12, 20, 31, 80])
+    func theRowDrawnAlwaysFits(width: Int) {
+        let prompts = ["> ", "todo (12 items, group open)> ", "リスト (12 items)> "]
+        let lines = ["", "add milk", "add " + String(repeating: "日本", count: 30) + " and 👍🏽"]
+        for prompt in prompts {
+            for line in lines {
+                var editor = Self.typed(Self.characters(line))
+                for _ in 0...line.count {
+                    let drawn = editor.render(prompt: prompt, width: width)
+                    let row = drawn.dropFirst().prefix { $0 != "\u{1B}" }
+                    #expect(TerminalWidth.of(String(row)) < width, "\(prompt.debugDescription) \(width): \(drawn.debugDescription)")
+                    let column = drawn.split(separator: "[").last.flatMap { Int($0.dropLast()) } ?? 0
+                    #expect(column < width)
+                    #expect(column >= TerminalWidth.of(LineEditor.fitted(prompt, width: width)))
+                    editor.handle(.left)
+                }
+                #expect(LineEditor.renderSubmitted(line, prompt: prompt, width: width).hasSuffix(line + "\r\n"))
+            }
+        }
+    }
+
     @Test(arguments: [("a", 1), ("日", 2), ("👍🏽", 2), ("e\u{301}", 1), ("\u{301}", 0), ("❤️", 2)])
     func widths(text: String, columns: Int) {
         #expect(TerminalWidth.of(text) == columns)
@@ -108,6 +132,7 @@ import Testing
         ("del\u{7F}", "del\\u{7F}", 9),
         ("a\tb", "a\\u{09}b", 8),
         ("e\u{301}\u{85}", "e\u{301}\\u{85}", 7),
+        ("a\u{202E}b", "a\\u{202E}b", 10),
     ])
     func controlCharactersAreDrawnEscapedAndTheCursorCountsThem(typed: String, shown: String, column: Int) {
         let editor = Self.typed(Self.characters(typed))

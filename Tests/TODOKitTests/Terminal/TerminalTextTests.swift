@@ -12,6 +12,11 @@ import Testing
         ("tab\tand\nnewline", "tab\tand\nnewline"),
         ("日本語 👍🏽", "日本語 👍🏽"),
         ("e\u{301}\u{1B}", "e\u{301}\\u{1B}"),
+        ("invoice\u{202E}fdp.exe", "invoice\\u{202E}fdp.exe"),
+        ("\u{202A}\u{202B}\u{202C}\u{202D}", "\\u{202A}\\u{202B}\\u{202C}\\u{202D}"),
+        ("\u{2066}a\u{2067}b\u{2068}c\u{2069}", "\\u{2066}a\\u{2067}b\\u{2068}c\\u{2069}"),
+        ("\u{200E}ltr \u{200F}rtl \u{061C}arabic", "\\u{200E}ltr \\u{200F}rtl \\u{61C}arabic"),
+        ("עברית العربية — em dash, ‘quotes’ …", "עברית العربية — em dash, ‘quotes’ …"),
     ])
     func controlCharactersAreShownEscaped(text: String, shown: String) {
         #expect(TerminalText.safe(text) == shown)
@@ -33,6 +38,7 @@ import Testing
         let session = EditingSession()
         #expect(throws: EditingSessionError.controlCharacter(0x1B, position: 5)) { try session.add("evil\u{1B}[2J") }
         #expect(throws: EditingSessionError.controlCharacter(0x9B, position: 1)) { try session.add("\u{9B}x") }
+        #expect(throws: EditingSessionError.controlCharacter(0x202E, position: 4)) { try session.add("txt\u{202E}exe") }
         #expect(session.list.isEmpty)
         #expect("\(EditingSessionError.controlCharacter(0x1B, position: 5))"
             == "titles and details cannot contain control characters (U+001B at character 5)")
