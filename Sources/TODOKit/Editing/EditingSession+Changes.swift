@@ -92,6 +92,20 @@ extension EditingSession {
         coalescingEpoch += 1
     }
 
+    /// Takes `list`, which `changes` (made from the history, not by the session's own steps:
+    /// a `goto`) made of ``list``: as a change from elsewhere by `origin`, so that the
+    /// session's steps on those items are refused, and as changes to save.
+    func takeChanges(fromHistory changes: [TODOList.IdentifiedChange], giving list: TODOList, origin: String) {
+        var origins: [TODOItem.ID: String] = [:]
+        for change in changes {
+            if let item = change.item {
+                origins[item] = origin
+            }
+        }
+        takeOutsideChanges(to: list, origins: origins, otherwise: origin)
+        appliedChanges += changes
+    }
+
     /// What changed since the stale step, for the user: `item 3 "Buy milk" was marked done by
     /// another todo (pid 4242) at 10:41`, `"Bread" was removed by …`.
     func changesSince(_ stale: StaleStep) -> [String] {

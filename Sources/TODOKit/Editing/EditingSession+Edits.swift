@@ -199,11 +199,13 @@ extension EditingSession {
         // The session's own steps run in reverse order of the changes they revert, and restored
         // histories are checked against the list first, so on a list only this session
         // changed, every change is found where it was recorded.
-        guard let change = list.locating(change, item: id) else { return nil }
-        appliedChanges.append(list.identified(change))
-        let inverse = list.apply(change)
+        guard let change = list.locating(change, item: id) else {
+            return nil
+        }
+        let applied = list.applyIdentified(change)
+        appliedChanges.append(applied)
         changeCount += 1
-        return inverse
+        return applied.inverse
     }
 
     static func validTitle(_ title: String) throws(EditingSessionError) -> String {

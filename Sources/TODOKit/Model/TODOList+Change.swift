@@ -116,12 +116,33 @@ extension TODOList {
         public var change: Change
         /// The item at the change's position before it applied; `nil` for an insertion.
         public var itemID: TODOItem.ID?
+        /// The change that undoes it, as applying it returned; `nil` when not known (a list
+        /// imported from old files). What the list's history saves of an item's old value.
+        public var inverse: Change?
 
-        /// Pairs a change with the item it touches.
-        public init(change: Change, itemID: TODOItem.ID?) {
+        /// Pairs a change with the item it touches, and the change that undoes it.
+        public init(change: Change, itemID: TODOItem.ID?, inverse: Change? = nil) {
             self.change = change
             self.itemID = itemID
+            self.inverse = inverse
         }
+
+        /// The item the change is about: the one it inserts, or the one it finds.
+        public var item: TODOItem.ID? {
+            if case .insert(let item, _) = change {
+                return item.id
+            }
+            return itemID
+        }
+    }
+
+    /// Applies `change` and returns it with the item it found and its inverse.
+    ///
+    /// - Precondition: `canApply(change)`.
+    mutating func applyIdentified(_ change: Change) -> IdentifiedChange {
+        var identified = self.identified(change)
+        identified.inverse = apply(change)
+        return identified
     }
 
     /// `change` with the item it finds in this list.

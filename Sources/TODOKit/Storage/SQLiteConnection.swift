@@ -49,6 +49,11 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// The row id of the row the last `INSERT` on this connection added.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
     /// Runs one statement and calls `body` with each row it returns.
     func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (Row) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)

@@ -21,15 +21,19 @@ import Foundation
 public final class TODODatabase {
     /// The file and the options.
     public let store: TODOStore
-    /// This process's name in the database: the `changed_by` and `made_by` of what it writes,
+    /// This process's name in the database: the `changed_by` and `origin` of what it writes,
     /// which tells its changes from other processes'.
     public let origin = UUID().uuidString
+    /// The person this process works for (`todo --as NAME`, by default the login name): who
+    /// the list's history says made each step, and whose steps a session undoes.
+    public var person = TODODatabase.defaultPerson(environment: ProcessInfo.processInfo.environment)
     /// The list's revision as this process last read or wrote it: how many changes made it.
     public private(set) var revision = 0
     /// What opening the database had to say: an import of old files, an upgrade.
     public internal(set) var notices: [String] = []
     /// The items other processes changed, as the last ``refresh()`` that found a change read
-    /// them, and who changed each: `another todo (pid 4242)`. Removed items have no row to tell.
+    /// them, and who changed each: `bob`, or `you (alice) in another todo`. A removed item is
+    /// named by the history's step that removed it, if the history is kept.
     public private(set) var changedElsewhere: [TODOItem.ID: String] = [:]
 
     var connection: SQLiteConnection?
@@ -115,8 +119,8 @@ public final class TODODatabase {
             if !originIsRecorded {
                 // Who changed what, for people and for undo that tells sessions apart.
                 try connection.execute(
-                    "INSERT OR IGNORE INTO origin (id, pid, started) VALUES (?, ?, ?)",
-                    [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970)])
+                    "INSERT OR IGNORE INTO origin (id, pid, started, person) VALUES (?, ?, ?, ?)",
+                    [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970), .text(person)])
             }
             for change in changes {
                 try write(change, revision: next, on: connection)
@@ -184,14 +188,51 @@ public final class TODODatabase {
     /// The items other processes changed after ``revision``, each with who changed it.
     private func readChanges() throws(TODOStoreError) -> [UUID: String] {
         var changed: [UUID: String] = [:]
+        func who(_ person: String?) -> String {
+            guard let person else {
+                return "another todo"
+            }
+            if person == self.person {
+                return "you (\(person)) in another todo"
+            }
+            return person
+        }
         try run { () throws(SQLiteError) in
-            try connection?.forEachRow("""
-                SELECT item.id, pid FROM item LEFT JOIN origin ON origin.id = changed_by WHERE changed_in > ? AND changed_by IS NOT ?
-                """, [.int(revision), .text(origin)]) { row in
-                UUID(parsingUTF8: row.bytes(0)).map { changed[$0] = "another todo" + (row.isNull(1) ? "" : " (pid \(row.integer(1)))") }
+            try connection?.forEachRow(
+                """
+                SELECT item.id, origin.person FROM item LEFT JOIN origin ON origin.id = changed_by
+                WHERE changed_in > ? AND changed_by IS NOT ?
+                """, [.int(revision), .text(origin)]
+            ) { row in
+                guard let id = UUID(parsingUTF8: row.bytes(0)) else {
+                    return
+                }
+                changed[id] = who(row.isNull(1) ? nil : row.text(1))
+            }
+            // Removed items have no row left: the history's steps say who removed them.
+            try connection?.forEachRow(
+                """
+                SELECT step_change.item, step.person FROM step_change JOIN step ON step.id = step_change.step
+                WHERE step_change.revision > ? AND step_change.op = 'remove' AND step.origin != ?
+                """, [.int(revision), .text(origin)]
+            ) { row in
+                guard let id = UUID(parsingUTF8: row.bytes(0)) else {
+                    return
+                }
+                changed[id] = who(row.text(1))
             }
         }
         return changed
+    }
+
+    /// The person `todo` works for when not told (`--as`): the login name.
+    public static func defaultPerson(environment: [String: String]) -> String {
+        for variable in ["USER", "LOGNAME"] {
+            if let name = environment[variable], !name.isEmpty {
+                return name
+            }
+        }
+        return "someone"
     }
 
     /// Every item, in order; a row `todo` would never write is damage.
