@@ -36,6 +36,9 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// Item `number`, as the person last saw the list, was removed by `by` (another process)
     /// since: the line does nothing to another item in its place.
     case goneElsewhere(number: Int, title: String, by: String)
+    /// Item `number` is not in the list as the person last saw it, which had `count` items:
+    /// another process changed the list since.
+    case notInListAsShown(number: Int, count: Int)
     /// A one-shot `undo` or `redo` of the list's step `step`: `reason` says what changed
     /// since, and who changed it.
     case stepChangedSince(step: String, reason: String)
@@ -74,6 +77,9 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
         case .goneElsewhere(let number, let title, let by):
             let item = title.isEmpty ? "item \(number)" : "item \(number) \"\(title)\""
             return "\(item), as you last saw the list, was removed by \(by); nothing changed (\"list\" shows the list now)"
+        case .notInListAsShown(let number, let count):
+            let items = count == 1 ? "1 item" : "\(count) items"
+            return "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; nothing changed"
         case .stepChangedSince(let step, let reason):
             return "cannot \(step): \(reason); nothing changed"
         case .historyUnusable(let reason):

@@ -119,7 +119,7 @@ extension REPL {
             // The list changed underneath since the person saw it: the number is the item
             // they saw, wherever it is now, if it is still there.
             guard number >= 1, number <= shown.count else {
-                throw .noSuchItem(position: number - 1, count: shown.count)
+                throw .notInListAsShown(number: number, count: shown.count)
             }
             guard let position = shown[number - 1].position else {
                 let gone = session.outsideChanges[shown[number - 1].id]
@@ -206,7 +206,7 @@ extension REPL {
             "\(error) (usage: \(command.verb.usage))"
         case .changedElsewhere(_, let isUndo, _):
             refusal(error, isUndo: isUndo)
-        case .goneElsewhere, .stepChangedSince, .historyUnusable:
+        case .goneElsewhere, .stepChangedSince, .historyUnusable, .notInListAsShown:
             "\(error)"
         }
     }
