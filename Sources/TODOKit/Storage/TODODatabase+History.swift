@@ -159,18 +159,15 @@ extension TODODatabase {
         }
     }
 
-    /// Deletes the oldest steps, and their changes, so that `limit` are left: the one rule
-    /// by which the history is trimmed.
-    func trimHistory(limit: Int) throws(TODOStoreError) {
-        guard let connection else {
+    /// Deletes the steps, and their changes, more than `limit` numbers older than step
+    /// `newest`: the one rule by which the history is trimmed. Numbers are given one after the
+    /// other and only the oldest are ever deleted, so the newest `limit` steps are left.
+    func trimHistory(below newest: Int64, limit: Int) throws(TODOStoreError) {
+        let oldestDeleted = newest - Int64(limit)
+        guard let connection, oldestDeleted >= 1 else {
             return
         }
         try run(writing: true) { () throws(SQLiteError) in
-            let oldestDeleted = try connection.integer(
-                "SELECT id FROM step ORDER BY id DESC LIMIT 1 OFFSET ?", [.int(limit)])
-            guard let oldestDeleted else {
-                return
-            }
             try connection.execute("DELETE FROM step_change WHERE step <= ?", [.integer(oldestDeleted)])
             try connection.execute("DELETE FROM step WHERE id <= ?", [.integer(oldestDeleted)])
         }
@@ -457,30 +454,35 @@ final class SessionSteps {
         mark(.edits(node: nil, name: nil), upTo: changes.count)
         let date = session.clock()
         var start = 0
+        var newest: Int64?
         for (piece, end) in pieces {
             let slice = changes[start..<end]
             start = end
             switch piece {
             case .edits(let node, let name):
-                try saveEdits(slice, of: node, named: name, session: session, to: database, date: date)
+                if let added = try saveEdits(slice, of: node, named: name, session: session, to: database, date: date) {
+                    newest = added
+                }
             case .undo(let node, let name):
-                _ = try database.appendStep(.undo, target: rows[node], name: name, changes: slice, date: date)
+                newest = try database.appendStep(.undo, target: rows[node], name: name, changes: slice, date: date)
             case .redo(let node, let name):
-                _ = try database.appendStep(.redo, target: rows[node], name: name, changes: slice, date: date)
+                newest = try database.appendStep(.redo, target: rows[node], name: name, changes: slice, date: date)
             case .undoRow(let row, let name):
-                _ = try database.appendStep(.undo, target: row, name: name, changes: slice, date: date)
+                newest = try database.appendStep(.undo, target: row, name: name, changes: slice, date: date)
             case .redoRow(let row, let name):
-                _ = try database.appendStep(.redo, target: row, name: name, changes: slice, date: date)
+                newest = try database.appendStep(.redo, target: row, name: name, changes: slice, date: date)
             case .goto(let row):
                 let name = row == 0 ? "Go to the start" : "Go to step \(row)"
-                _ = try database.appendStep(.goto, target: row, name: name, changes: slice, date: date)
+                newest = try database.appendStep(.goto, target: row, name: name, changes: slice, date: date)
             }
         }
-        try database.trimHistory(limit: limit)
+        if let newest {
+            try database.trimHistory(below: newest, limit: limit)
+        }
     }
 
     /// The line's edits: a new step, or more of the step they belong to (a group still open,
-    /// an edit UndoKit merged into the step before).
+    /// an edit UndoKit merged into the step before). Returns the new step's number, if any.
     private func saveEdits(
         _ changes: ArraySlice<TODOList.IdentifiedChange>,
         of node: UndoTree.NodeID?,
@@ -488,16 +490,17 @@ final class SessionSteps {
         session: EditingSession,
         to database: TODODatabase,
         date: Date
-    ) throws(TODOStoreError) {
+    ) throws(TODOStoreError) -> Int64? {
         let manager = session.undoManager
         if let open = session.openStep, node == nil {
             let name = open.actionName ?? ""
             if let row = openGroupRow {
                 try database.extendStep(row, name: name, changes: changes, date: date)
-            } else {
-                openGroupRow = try database.appendStep(.edit, target: nil, name: name, changes: changes, date: date)
+                return nil
             }
-            return
+            let row = try database.appendStep(.edit, target: nil, name: name, changes: changes, date: date)
+            openGroupRow = row
+            return row
         }
         let step = node ?? manager.currentHistoryNodeID
         let stepName = name ?? manager.undoActionName
@@ -508,12 +511,13 @@ final class SessionSteps {
         }
         if let step, let row = rows[step] {
             try database.extendStep(row, name: stepName, changes: changes, date: date)
-            return
+            return nil
         }
         let row = try database.appendStep(.edit, target: nil, name: stepName, changes: changes, date: date)
         if let step {
             rows[step] = row
         }
+        return row
     }
 
     /// After every line, saved or not: a group that closed on a line that changed nothing is

@@ -199,9 +199,10 @@ extension TODODatabase {
             notices.append("upgraded \(path) from version \(versionBefore) to \(Self.schemaVersion)")
         }
         if droppedSteps > 0 {
-            let steps = droppedSteps == 1 ? "1 undo step" : "\(droppedSteps) undo steps"
-            notices.append("the list is kept; its \(steps) from an earlier todo were dropped: they were saved as a tree "
-                + "that does not say who made each step or when, which the history now shows")
+            let steps = droppedSteps == 1 ? "undo step from an earlier todo was" : "\(droppedSteps) undo steps from an earlier todo were"
+            let they = droppedSteps == 1 ? "it was" : "they were"
+            notices.append("the list is kept; its \(steps) dropped: \(they) saved as a tree that does not say who made "
+                + "each step or when, which the history now shows")
         }
     }
 
