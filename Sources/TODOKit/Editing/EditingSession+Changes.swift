@@ -110,10 +110,23 @@ extension EditingSession {
     /// another todo (pid 4242) at 10:41`, `"Bread" was removed by …`.
     func changesSince(_ stale: StaleStep) -> [String] {
         stale.changes.map { change in
-            guard let id = change.part.flatMap({ UUID(uuidString: $0.identifier) }), let outside = outsideChanges[id] else {
-                return "the list was changed by \(change.origin ?? "another todo")"
+            let by = change.origin ?? "another todo"
+            guard let id = change.part.flatMap({ UUID(uuidString: $0.identifier) }) else {
+                return "the list was changed by \(by)"
             }
-            return (list.position(of: id).map { "item \($0 + 1) " } ?? "") + "\(Self.quoted(outside.title)) was \(outside.what) by \(outside.origin)"
+            let position = list.position(of: id)
+            guard let outside = outsideChanges[id] else {
+                // A step restored stale: the history says who changed its item, not how.
+                guard let position else {
+                    return "its item is gone, changed by \(by)"
+                }
+                return "item \(position + 1) \(Self.quoted(list.items[position].title)) was changed by \(by)"
+            }
+            var item = ""
+            if let position {
+                item = "item \(position + 1) "
+            }
+            return item + "\(Self.quoted(outside.title)) was \(outside.what) by \(outside.origin)"
         }
     }
 }

@@ -590,10 +590,16 @@ final class SessionSteps {
             if let others {
                 var seen: Set<String> = []
                 for change in others where change.revision > revision && items.contains(change.item) {
-                    guard let by = stepsByID[change.step], by.person != person else {
+                    // Someone else's step, or a goto of the person's own, which changes items
+                    // as another process would.
+                    guard let by = stepsByID[change.step], by.person != person || by.kind == .goto else {
                         continue
                     }
-                    let origin = "\(by.person) at \(REPL.timestamp(by.date, in: timeZone).suffix(5)) (step \(by.id))"
+                    let time = REPL.timestamp(by.date, in: timeZone).suffix(5)
+                    var origin = "\(by.person) at \(time) (step \(by.id))"
+                    if by.person == person {
+                        origin = "your goto \(by.target ?? 0) at \(time) (step \(by.id))"
+                    }
                     if seen.insert(change.item.uuidString + origin).inserted {
                         stale.append(UndoChange(part: UndoPart("item", change.item), origin: origin))
                     }

@@ -172,7 +172,11 @@ extension REPL {
             return
         }
         titles.dropLast().forEach(say)
-        say(last + before.changes(to: session.list))
+        var changes = before.changes(to: session.list)
+        if changes.isEmpty && titles.count == 1 && before == session.list {
+            changes = " (nothing to change: its items are gone, or as it would leave them)"
+        }
+        say(last + changes)
         if titles.count < asked { say("(\(nothing.lowercased()) after \(titles.count) of \(asked))") }
     }
 
