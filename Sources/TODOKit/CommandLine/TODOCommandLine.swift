@@ -55,7 +55,8 @@ public enum TODOCommandLine {
             console.writeError("todo: \(error)\n")
             return 2
         }
-        let fileURL = invocation.file.map { URL(fileURLWithPath: $0) }
+        let fileURL =
+            invocation.file.map { URL(fileURLWithPath: $0) }
             ?? TODOStore.defaultFileURL(environment: environment)
         let store = TODOStore(fileURL: fileURL, options: options)
         let person = invocation.person ?? TODODatabase.defaultPerson(environment: environment)
@@ -63,7 +64,8 @@ public enum TODOCommandLine {
         guard !invocation.command.isEmpty else {
             var console = console
             if console.usesTerminal {
-                console.readLineWithPrompt = lineEditor(recallingFrom: LineHistoryFile(url: store.linesURL), console: console)
+                console.readLineWithPrompt = lineEditor(
+                    recallingFrom: LineHistoryFile(url: store.linesURL), console: console)
             }
             let repl = REPL(session: EditingSession(), store: store, console: console)
             repl.database?.person = person
@@ -84,18 +86,22 @@ public enum TODOCommandLine {
         repl.reportsOutsideChanges = false
         let line = Command.line(fromArguments: invocation.command)
         if let commands = try? Command.parseLine(line),
-           let sessionOnly = commands.first(where: { [.begin, .end, .drop].contains($0.verb) }) {
+            let sessionOnly = commands.first(where: { [.begin, .end, .drop].contains($0.verb) })
+        {
             // A group needs later lines to end it, and a one-shot has no steps of its own to drop.
-            console.writeError(sessionOnly.verb == .drop ? """
-                todo: "drop" works only in a session, on a step of its own that undo refuses; a one-shot undo \
-                takes the newest step of the list, whoever made it, and is never refused
+            console.writeError(
+                sessionOnly.verb == .drop
+                    ? """
+                    todo: "drop" works only in a session, on a step of its own that undo refuses; a one-shot undo \
+                    takes the newest step of the list, whoever made it, if its items are as it left them
 
-                """ : """
-                todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
-                and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
-                line: todo add milk ';' add eggs
+                    """
+                    : """
+                    todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
+                    and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
+                    line: todo add milk ';' add eggs
 
-                """)
+                    """)
             return 2
         }
         repl.handle(line: line)
@@ -110,15 +116,17 @@ public enum TODOCommandLine {
         var madeReader: TerminalLineReader?
         var reportedFailure = false
         return { prompt in
-            let reader = madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
+            let reader =
+                madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
             madeReader = reader
             let line = reader.readLine(prompt: prompt)
             if line != nil {
                 do {
                     try file.save(reader.history)
-                } catch where !reportedFailure {
+                } catch  where !reportedFailure {
                     reportedFailure = true
-                    console.writeError("todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")
+                    console.writeError(
+                        "todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")
                 } catch {}
             }
             return line
@@ -218,7 +226,9 @@ extension TODOCommandLine {
                 case "--version":
                     wantsVersion = true
                 case "--file":
-                    guard let path = remaining.popFirst(), !path.isEmpty else { throw Failure(message: "--file needs a path") }
+                    guard let path = remaining.popFirst(), !path.isEmpty else {
+                        throw Failure(message: "--file needs a path")
+                    }
                     file = path
                 case let option where option.hasPrefix("--file="):
                     let path = String(option.dropFirst("--file=".count))
@@ -245,7 +255,9 @@ extension TODOCommandLine {
             guard !name.isEmpty else {
                 throw Failure(message: "--as needs a name")
             }
-            guard name.count <= 32, !name.contains(where: \.isNewline), TerminalText.firstControlCharacter(in: name) == nil else {
+            guard name.count <= 32, !name.contains(where: \.isNewline),
+                TerminalText.firstControlCharacter(in: name) == nil
+            else {
                 throw Failure(message: "--as takes a name of one line, up to 32 characters, without control characters")
             }
             return name

@@ -78,9 +78,11 @@ extension EditingSession {
                 note(item.id, "added back", item.title)
                 continue
             }
-            var what = [was.title == item.title ? nil : "edited", was.detail == item.detail ? nil : "given another detail",
-                        was.isDone == item.isDone ? nil : item.isDone ? "marked done" : "marked not done",
-                        was.priority == item.priority ? nil : "set to \(item.priority.rawValue) priority"].compactMap { $0 }
+            var what = [
+                was.title == item.title ? nil : "edited", was.detail == item.detail ? nil : "given another detail",
+                was.isDone == item.isDone ? nil : item.isDone ? "marked done" : "marked not done",
+                was.priority == item.priority ? nil : "set to \(item.priority.rawValue) priority",
+            ].compactMap { $0 }
             // Positions alone say nothing: every insertion or removal shifts the items after it.
             if what.isEmpty && origins[item.id] != nil { what = [before == position ? "changed" : "moved"] }
             if !what.isEmpty { note(item.id, what.joined(separator: " and "), item.title) }

@@ -85,8 +85,12 @@ extension EditingSession {
         undo: Bool, unless anyway: Bool, _ body: () throws(EditingSessionError) -> String?
     ) throws(EditingSessionError) -> String? {
         let policy = undoManager.staleStepPolicy
-        guard policy == .refuse, let stale = undo ? undoManager.staleUndoStep : undoManager.staleRedoStep else { return try body() }
-        guard anyway else { throw .changedElsewhere(step: stale.actionName, isUndo: undo, changes: changesSince(stale)) }
+        guard policy == .refuse, let stale = undo ? undoManager.staleUndoStep : undoManager.staleRedoStep else {
+            return try body()
+        }
+        guard anyway else {
+            throw .changedElsewhere(step: stale.actionName, isUndo: undo, changes: changesSince(stale))
+        }
         undoManager.staleStepPolicy = .run
         defer { undoManager.staleStepPolicy = policy }
         return try body()

@@ -64,7 +64,8 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
         case .noGroupOpen:
             return "no group is open (\"end\" must follow \"begin\")"
         case .removedEarlierOnTheLine(let number):
-            return "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
+            return
+                "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
         case .importedItem(let number, let reason):
             return "item \(number) of the file: \(reason)"
         case .noSuchStep(let number, let count):
@@ -73,13 +74,16 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
                 : "no step \(number); history shows steps 1 to \(count) (0: before the first step)"
         case .changedElsewhere(let step, let isUndo, let changes):
             let more = changes.count > 2 ? ", and \(changes.count - 2) more items were changed" : ""
-            return "cannot \(isUndo ? "undo" : "redo") \(step): " + changes.prefix(2).joined(separator: ", and ") + more + "; nothing changed"
+            return "cannot \(isUndo ? "undo" : "redo") \(step): " + changes.prefix(2).joined(separator: ", and ") + more
+                + "; nothing changed"
         case .goneElsewhere(let number, let title, let by):
             let item = title.isEmpty ? "item \(number)" : "item \(number) \"\(title)\""
-            return "\(item), as you last saw the list, was removed by \(by); nothing changed (\"list\" shows the list now)"
+            return
+                "\(item), as you last saw the list, was removed by \(by); nothing changed (\"list\" shows the list now)"
         case .notInListAsShown(let number, let count):
             let items = count == 1 ? "1 item" : "\(count) items"
-            return "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; nothing changed"
+            return
+                "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; nothing changed"
         case .stepChangedSince(let step, let reason):
             return "cannot \(step): \(reason); nothing changed"
         case .historyUnusable(let reason):

@@ -84,7 +84,9 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
     /// the command changed) on the item as it is now: undoing a priority change brings back
     /// the priority, and keeps a title someone else edited since (`undo!`). Any other change
     /// as it is.
-    static func onlyItsFields(_ replacement: TODOList.Change, against other: TODOList.Change, in list: TODOList) -> TODOList.Change {
+    static func onlyItsFields(
+        _ replacement: TODOList.Change, against other: TODOList.Change, in list: TODOList
+    ) -> TODOList.Change {
         guard case .replace(let at, let wanted) = replacement, case .replace(_, let was) = other else {
             return replacement
         }
@@ -142,7 +144,8 @@ extension TODOCommand: Codable {
         // Years 1 to 9999: anything else is damage, and would not survive the trip through
         // `TimeInterval` back to whole seconds.
         guard (-62_135_596_800...253_402_300_799).contains(seconds) else {
-            throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "date \(seconds) is out of range")
+            throw DecodingError.dataCorruptedError(
+                forKey: .date, in: container, debugDescription: "date \(seconds) is out of range")
         }
         self.init(
             change: try container.decode(ChangeCoding.self, forKey: .change).change,
@@ -192,15 +195,21 @@ extension TODOCommand: Codable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             switch try container.decode(String.self, forKey: .op) {
             case "insert":
-                change = .insert(try container.decode(TODOItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
+                change = .insert(
+                    try container.decode(TODOItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
             case "remove":
                 change = .remove(at: try container.decode(Int.self, forKey: .at))
             case "replace":
-                change = .replace(at: try container.decode(Int.self, forKey: .at), with: try container.decode(TODOItem.self, forKey: .item))
+                change = .replace(
+                    at: try container.decode(Int.self, forKey: .at),
+                    with: try container.decode(TODOItem.self, forKey: .item))
             case "move":
-                change = .move(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+                change = .move(
+                    from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to)
+                )
             case let other:
-                throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown change \"\(other)\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .op, in: container, debugDescription: "unknown change \"\(other)\"")
             }
         }
     }

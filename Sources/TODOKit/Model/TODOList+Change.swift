@@ -99,10 +99,12 @@ extension TODOList {
             contains(position: recorded) && items[recorded].id == id ? recorded : position(of: id)
         }
         switch change {
-        case .insert(let item, let at): return position(of: item.id) == nil ? .insert(item, at: Swift.min(Swift.max(at, 0), count)) : nil
+        case .insert(let item, let at):
+            return position(of: item.id) == nil ? .insert(item, at: Swift.min(Swift.max(at, 0), count)) : nil
         case .remove(let at): return found(at).map { .remove(at: $0) }
         case .replace(let at, let item): return found(at).map { .replace(at: $0, with: item) }
-        case .move(let from, let to): return found(from).map { .move(from: $0, to: Swift.min(Swift.max(to, 0), count - 1)) }
+        case .move(let from, let to):
+            return found(from).map { .move(from: $0, to: Swift.min(Swift.max(to, 0), count - 1)) }
         }
     }
 }
@@ -176,7 +178,8 @@ extension TODOList {
 
         /// Undoes `command` if that runs as recorded (see `runs`); with `redo`, redoes it.
         mutating func runs(_ command: TODOCommand, redo: Bool = false) -> Bool {
-            redo ? runs(command.change, on: command.item, givingBack: command.inverse)
+            redo
+                ? runs(command.change, on: command.item, givingBack: command.inverse)
                 : runs(command.inverse, on: command.item, givingBack: command.change)
         }
 

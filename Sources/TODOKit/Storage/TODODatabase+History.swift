@@ -124,7 +124,9 @@ extension TODODatabase {
 
     /// Adds `changes` to step `id`, the newest this process made: an edit merged into it, or
     /// a group still open that grew.
-    func extendStep(_ id: Int64, name: String, changes: ArraySlice<TODOList.IdentifiedChange>, date: Date) throws(TODOStoreError) {
+    func extendStep(
+        _ id: Int64, name: String, changes: ArraySlice<TODOList.IdentifiedChange>, date: Date
+    ) throws(TODOStoreError) {
         precondition(isWriting, "TODODatabase.extendStep runs inside write(_:)")
         guard let connection else {
             return
@@ -139,7 +141,8 @@ extension TODODatabase {
 
     /// Writes each change as a row of columns; its number is its place among the line's
     /// changes, so that (revision, number) orders every change ever made.
-    private func insertChanges(_ changes: ArraySlice<TODOList.IdentifiedChange>, of step: Int64) throws(TODOStoreError) {
+    private func insertChanges(_ changes: ArraySlice<TODOList.IdentifiedChange>, of step: Int64) throws(TODOStoreError)
+    {
         guard let connection else {
             return
         }
@@ -336,13 +339,15 @@ extension TODODatabase {
             return nil
         }
         return StepChange(
-            step: row.integer(0), revision: Int(row.integer(1)), number: Int(row.integer(2)), change: change, inverse: inverse,
+            step: row.integer(0), revision: Int(row.integer(1)), number: Int(row.integer(2)), change: change,
+            inverse: inverse,
             item: item)
     }
 
     /// Who made the newest change to `item` after `revision`, and when, in words: `bob at
     /// 10:41 (step 14)`; `nil` if no step says.
-    func lastChange(to item: TODOItem.ID, after revision: Int, in timeZone: TimeZone) throws(TODOStoreError) -> String? {
+    func lastChange(to item: TODOItem.ID, after revision: Int, in timeZone: TimeZone) throws(TODOStoreError) -> String?
+    {
         guard let connection else {
             return nil
         }
@@ -446,7 +451,9 @@ final class SessionSteps {
 
     /// Writes the line's pieces as steps, after ``TODODatabase/commit(_:)`` wrote `changes`,
     /// then trims the history.
-    func save(_ session: EditingSession, changes: [TODOList.IdentifiedChange], to database: TODODatabase) throws(TODOStoreError) {
+    func save(
+        _ session: EditingSession, changes: [TODOList.IdentifiedChange], to database: TODODatabase
+    ) throws(TODOStoreError) {
         defer { lineEnded() }
         guard limit > 0 else {
             return
@@ -547,7 +554,9 @@ final class SessionSteps {
     /// to undo, and those they undid since their last edit, to redo. A step whose item someone
     /// else changed since is restored stale, by that change: undo refuses it, saying who.
     /// Returns why the steps cannot be restored, for a warning; the list is never touched.
-    func restore(into session: EditingSession, from database: TODODatabase, timeZone: TimeZone) throws(TODOStoreError) -> String? {
+    func restore(
+        into session: EditingSession, from database: TODODatabase, timeZone: TimeZone
+    ) throws(TODOStoreError) -> String? {
         guard limit > 0 else {
             return nil
         }
@@ -609,7 +618,8 @@ final class SessionSteps {
                 stale.append(UndoChange(part: nil, origin: "a todo that keeps no undo history"))
             }
             return UndoHistory.Group(
-                actionName: step.name, items: commands.map { .command($0) }, id: UndoTree.NodeID(rawValue: UInt64(step.id)),
+                actionName: step.name, items: commands.map { .command($0) },
+                id: UndoTree.NodeID(rawValue: UInt64(step.id)),
                 date: step.date, parts: Set(items.map { UndoPart("item", $0) }), staleChanges: stale)
         }
         let history = UndoHistory<TODOCommand>(

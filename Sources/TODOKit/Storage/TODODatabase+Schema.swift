@@ -116,7 +116,9 @@ extension TODODatabase {
             guard creating || legacy != nil else { throw .unreadable(path: path, reason: "there is no such file") }
             try createDirectory()
         }
-        let connection = try run(writing: !exists) { () throws(SQLiteError) in try SQLiteConnection(path: path, creating: !exists) }
+        let connection = try run(writing: !exists) { () throws(SQLiteError) in
+            try SQLiteConnection(path: path, creating: !exists)
+        }
         connection.setBusyTimeout(milliseconds: Int32(clamping: store.options.lockTimeout.wholeMilliseconds))
         let (application, version) = try run { () throws(SQLiteError) in
             // FULL: a reported line is on disk. Debian builds SQLite to overwrite every freed page
@@ -124,7 +126,10 @@ extension TODODatabase {
             try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = FAST")
             let isEmpty = try connection.integer("SELECT count(*) FROM sqlite_schema") == 0
             let application = try connection.integer("PRAGMA application_id") ?? 0
-            return (isEmpty && application == 0 ? Self.applicationID : application, try connection.integer("PRAGMA user_version") ?? 0)
+            return (
+                isEmpty && application == 0 ? Self.applicationID : application,
+                try connection.integer("PRAGMA user_version") ?? 0
+            )
         }
         guard application == Self.applicationID else {
             throw .foreign(path: path, reason: "it is the SQLite database of another program")
@@ -143,12 +148,15 @@ extension TODODatabase {
                     do {
                         try upgrade(connection, importing: legacy)
                         break
-                    } catch where error.isLocked && ContinuousClock.now < deadline {
+                    } catch  where error.isLocked && ContinuousClock.now < deadline {
                         Thread.sleep(forTimeInterval: 0.01)
                     }
                 }
-            } else if LegacyFiles.exist(at: store.legacyURL), try run({ () throws(SQLiteError) in
-                try connection.firstRow("SELECT imported_from FROM list_state") { $0.text(0) } }) == store.legacyURL.path {
+            } else if LegacyFiles.exist(at: store.legacyURL),
+                try run({ () throws(SQLiteError) in
+                    try connection.firstRow("SELECT imported_from FROM list_state") { $0.text(0) }
+                }) == store.legacyURL.path
+            {
                 // A crash after the import's commit and before the old files were renamed.
                 LegacyFiles.markImported(at: store.legacyURL, keepingLinesAt: store.linesURL)
             }
@@ -161,7 +169,8 @@ extension TODODatabase {
 
     /// Runs the migrations the database lacks, and the import of old files into a new one, in
     /// one transaction; then renames the old files.
-    private func upgrade(_ connection: SQLiteConnection, importing legacy: LegacyFiles.Contents?) throws(TODOStoreError) {
+    private func upgrade(_ connection: SQLiteConnection, importing legacy: LegacyFiles.Contents?) throws(TODOStoreError)
+    {
         // WAL lets readers read while a writer writes; the mode is kept in the file, and
         // cannot be set inside a transaction.
         try run(writing: true) { () throws(SQLiteError) in try connection.executeScript("PRAGMA journal_mode = WAL") }
@@ -170,15 +179,18 @@ extension TODODatabase {
         var imported = false
         try write { () throws(TODOStoreError) in
             // Read again under the lock: another process may have just done it.
-            versionBefore = Int(try run { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") } ?? 0)
+            versionBefore = Int(
+                try run { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") } ?? 0)
             if versionBefore == 2 {
-                droppedSteps = Int(try run { () throws(SQLiteError) in try connection.integer("SELECT count(*) FROM step") } ?? 0)
+                droppedSteps = Int(
+                    try run { () throws(SQLiteError) in try connection.integer("SELECT count(*) FROM step") } ?? 0)
             }
             try run(writing: true) { () throws(SQLiteError) in
                 for script in Self.migrations[versionBefore...] {
                     try connection.executeScript(script)
                 }
-                try connection.executeScript("PRAGMA application_id = \(Self.applicationID); PRAGMA user_version = \(Self.schemaVersion)")
+                try connection.executeScript(
+                    "PRAGMA application_id = \(Self.applicationID); PRAGMA user_version = \(Self.schemaVersion)")
             }
             if versionBefore == 0, let legacy {
                 try importLegacy(legacy)
@@ -199,10 +211,13 @@ extension TODODatabase {
             notices.append("upgraded \(path) from version \(versionBefore) to \(Self.schemaVersion)")
         }
         if droppedSteps > 0 {
-            let steps = droppedSteps == 1 ? "undo step from an earlier todo was" : "\(droppedSteps) undo steps from an earlier todo were"
+            let steps =
+                droppedSteps == 1
+                ? "undo step from an earlier todo was" : "\(droppedSteps) undo steps from an earlier todo were"
             let they = droppedSteps == 1 ? "it was" : "they were"
-            notices.append("the list is kept; its \(steps) dropped: \(they) saved as a tree that does not say who made "
-                + "each step or when, which the history now shows")
+            notices.append(
+                "the list is kept; its \(steps) dropped: \(they) saved as a tree that does not say who made "
+                    + "each step or when, which the history now shows")
         }
     }
 

@@ -72,9 +72,11 @@ public final class TODODatabase {
         }
         let version = try run { () throws(SQLiteError) in try connection.integer("PRAGMA data_version") }
         if isLoaded && version == dataVersion { return .unchanged }
-        let read = try reading { () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
+        let read = try reading {
+            () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
             let revision = try readRevision()
-            return isLoaded && revision == self.revision ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
+            return isLoaded && revision == self.revision
+                ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
         }
         dataVersion = version
         defer { isLoaded = true }
@@ -134,12 +136,19 @@ public final class TODODatabase {
 
     /// One change as SQL, positions shifted by hand. Every statement that finds an item checks
     /// its identity too, and an insertion its position.
-    private func write(_ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection) throws(SQLiteError) {
+    private func write(
+        _ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection
+    ) throws(SQLiteError) {
         let id = identified.itemID?.uuidString ?? ""
         // The number of items, from the position index (positions run 0, 1, 2, …).
-        func count() throws(SQLiteError) -> Int { Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0) }
+        func count() throws(SQLiteError) -> Int {
+            Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0)
+        }
         func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
-            guard changed == 1 else { throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed") }
+            guard changed == 1 else {
+                throw SQLiteError(
+                    code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
+            }
         }
         let stamp: [SQLiteValue] = [.int(revision), .text(origin)]
         func fields(_ item: TODOItem) -> [SQLiteValue] {
@@ -149,25 +158,33 @@ public final class TODODatabase {
         case .insert(let item, let position):
             let count = try count()
             try expectItem(position >= 0 && position <= count ? 1 : 0, at: position)
-            if position < count { try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)]) }
-            try connection.execute("""
+            if position < count {
+                try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)])
+            }
+            try connection.execute(
+                """
                 INSERT INTO item (title, detail, is_done, priority, changed_in, changed_by, id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, fields(item) + [.text(item.id.uuidString), .int(position)])
         case .remove(let position):
-            try expectItem(try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]), at: position)
+            try expectItem(
+                try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]),
+                at: position)
             try connection.execute("UPDATE item SET position = position - 1 WHERE position > ?", [.int(position)])
         case .replace(let position, let item):
             guard item.id == identified.itemID else { return try expectItem(0, at: position) }
-            try expectItem(try connection.execute("""
-                UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
-                """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
+            try expectItem(
+                try connection.execute(
+                    """
+                    UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
+                    """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
         case .move(let source, let destination):
             // Out of the way at -1, the items in between shift by one, then into its place.
             let count = try count()
             try expectItem(destination >= 0 && destination < count ? 1 : 0, at: destination)
-            try expectItem(try connection.execute(
-                "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
-                stamp + [.int(source), .text(id)]), at: source)
+            try expectItem(
+                try connection.execute(
+                    "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
+                    stamp + [.int(source), .text(id)]), at: source)
             try connection.execute(
                 source < destination
                     ? "UPDATE item SET position = position - 1 WHERE position > ? AND position <= ?"
@@ -178,7 +195,8 @@ public final class TODODatabase {
     }
 
     func readRevision() throws(TODOStoreError) -> Int {
-        let revision = try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
+        let revision =
+            try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
         guard let revision, revision >= 0, revision < Int64.max else {
             throw .corrupt(path: path, reason: "the list's revision is missing or out of range")
         }
@@ -241,16 +259,23 @@ public final class TODODatabase {
         var items: [TODOItem] = []
         var problem: String?
         try run { () throws(SQLiteError) in
-            try connection.forEachRow("SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position") { row in
+            try connection.forEachRow(
+                "SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position"
+            ) { row in
                 let number = items.count + 1
                 guard problem == nil else { return }
                 if row.integer(0) != items.count {
                     problem = "the items' positions skip or repeat at item \(number)"
                 } else if let id = UUID(parsingUTF8: row.bytes(1)) {
-                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4)) else {
-                        return problem = "item \(number) has a priority or done state todo never writes"
+                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4))
+                    else {
+                        problem = "item \(number) has a priority or done state todo never writes"
+                        return
                     }
-                    items.append(TODOItem(id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1, priority: priority))
+                    items.append(
+                        TODOItem(
+                            id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1,
+                            priority: priority))
                 } else {
                     problem = "item \(number) has the id \"\(row.text(1))\", which is not a UUID"
                 }
@@ -279,7 +304,9 @@ public final class TODODatabase {
             case SQLITE_BUSY, SQLITE_LOCKED: throw .locked(path: path, timeout: store.options.lockTimeout)
             case SQLITE_NOTADB: throw .foreign(path: path, reason: error.message)
             case SQLITE_CORRUPT: throw .corrupt(path: path, reason: error.message)
-            default: throw writing ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
+            default:
+                throw writing
+                    ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
             }
         }
     }

@@ -128,7 +128,9 @@ extension REPL {
     /// Why the items of a step (its `changes`) are not as it left them (or, for a redo, as its
     /// undo left them) after revision `since`, with who changed them: what a one-shot undo or
     /// redo would overwrite. `nil` if they are.
-    private func changedSince(_ changes: [TODODatabase.StepChange], redo: Bool, after since: Int, in database: TODODatabase) -> String? {
+    private func changedSince(
+        _ changes: [TODODatabase.StepChange], redo: Bool, after since: Int, in database: TODODatabase
+    ) -> String? {
         // Each item as the step left it (redo: as it was before the step): `nil` if gone.
         var expected: [TODOItem.ID: TODOItem?] = [:]
         let ordered = redo ? changes.reversed() : changes
@@ -233,14 +235,16 @@ extension REPL {
             throw .historyUnusable(reason: "\(error)")
         }
         guard let changes else {
-            throw .historyUnusable(reason: "cannot go back to step \(number): a todo that keeps no undo history changed the list since")
+            throw .historyUnusable(
+                reason: "cannot go back to step \(number): a todo that keeps no undo history changed the list since")
         }
         // The line's own changes, not saved yet, are reverted first.
         let unsaved = session.appliedChanges.compactMap { change -> TODODatabase.StepChange? in
             guard let inverse = change.inverse, let item = change.item else {
                 return nil
             }
-            return TODODatabase.StepChange(step: 0, revision: 0, number: 0, change: change.change, inverse: inverse, item: item)
+            return TODODatabase.StepChange(
+                step: 0, revision: 0, number: 0, change: change.change, inverse: inverse, item: item)
         }
         let place = number == 0 ? "At the start" : "At step \(number)"
         guard !changes.isEmpty || !unsaved.isEmpty else {
