@@ -94,7 +94,9 @@ extension EditingSession {
     ///   changes then.
     public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(RestoreError) {
         guard Self.fits(history, list) else { throw .doesNotFit }
-        do { try undoManager.restoreUndoHistory(history, on: self) } catch {
+        do {
+            try undoManager.restoreUndoHistory(history, on: self)
+        } catch {
             throw .notRestorable(reason: error.description)
         }
     }

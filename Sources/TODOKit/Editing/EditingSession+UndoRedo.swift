@@ -75,7 +75,11 @@ extension EditingSession {
         guard (redo ? undoManager.redoCount : undoManager.undoCount) > 0 else { return nil }
         let stale = redo ? undoManager.staleRedoStep : undoManager.staleUndoStep
         let name = stale?.actionName ?? (redo ? undoManager.redoActionName : undoManager.undoActionName)
-        redo ? undoManager.removeNextRedoStep() : undoManager.removeNextUndoStep()
+        if redo {
+            undoManager.removeNextRedoStep()
+        } else {
+            undoManager.removeNextUndoStep()
+        }
         return name
     }
 

@@ -172,7 +172,8 @@ extension TODOList {
 
         /// `nil` if two items share an identity: no step could be trusted to find its own.
         init?(_ list: TODOList) {
-            (self.list, ids) = (list, Set(list.items.map(\.id)))
+            self.list = list
+            ids = Set(list.items.map(\.id))
             guard ids.count == list.count else { return nil }
         }
 

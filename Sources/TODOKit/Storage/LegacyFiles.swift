@@ -75,7 +75,11 @@ enum LegacyFiles {
                 }
                 // Restored, as a session will, the history fits the list, and every step has an id.
                 let session = EditingSession(list: contents.list)
-                do { try session.restoreHistory(history) } catch { throw Problem(reason: error.description) }
+                do {
+                    try session.restoreHistory(history)
+                } catch {
+                    throw Problem(reason: error.description)
+                }
                 contents.history = try? session.undoManager.undoHistory(of: TODOCommand.self)
             } catch {
                 contents.problems.append("its undo history is not imported: \(error.reason)")
@@ -244,7 +248,11 @@ enum LegacyFiles {
         // Version 1 is the header and the history; version 2 continues with changes.
         let base = header.formatVersion == 1 ? Data(lines[1...].joined(separator: [0x0A])) : Data(lines[1])
         var history: UndoHistory<TODOCommand>
-        do { history = try UndoHistory(encoded: base) } catch { throw Problem(reason: error.description) }
+        do {
+            history = try UndoHistory(encoded: base)
+        } catch {
+            throw Problem(reason: error.description)
+        }
         let changes = header.formatVersion == 1 ? [] : framedLines(Data(lines[2...].joined(separator: [0x0A])))
         guard !changes.isEmpty else { return (history, header.revision) }
         // The tree as steps by id, each with its parent, which the changes apply to: the path
@@ -272,7 +280,9 @@ enum LegacyFiles {
             }
             change.removed.forEach { steps[$0] = nil }
             change.steps.forEach { steps[$0.step.id!] = $0 }
-            (current, redoPath, revision) = (change.current, change.redo, change.revision)
+            current = change.current
+            redoPath = change.redo
+            revision = change.revision
             guard ([current].compactMap { $0 } + redoPath).allSatisfy({ steps[$0] != nil }) else {
                 throw Problem(reason: "change \(index + 1) names a step the history does not have")
             }

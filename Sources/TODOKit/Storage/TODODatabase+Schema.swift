@@ -233,7 +233,9 @@ extension TODODatabase {
 
     private func createDirectory() throws(TODOStoreError) {
         let directory = store.fileURL.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
             throw .unwritable(path: path, reason: "cannot create the directory \(directory.path)")
         }
     }

@@ -81,7 +81,8 @@ public final class TODODatabase {
         dataVersion = version
         defer { isLoaded = true }
         guard let read else { return .unchanged }
-        (revision, changedElsewhere) = (read.revision, read.elsewhere)
+        revision = read.revision
+        changedElsewhere = read.elsewhere
         return isLoaded ? .changed(read.list) : .loaded(read.list)
     }
 
@@ -96,10 +97,17 @@ public final class TODODatabase {
         let connection = try opened(creating: true)
         try run(writing: true) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
         isWriting = true
-        defer { (isWriting, revisionBeforeCommit) = (false, nil) }
+        defer {
+            isWriting = false
+            revisionBeforeCommit = nil
+        }
         do throws(TODOStoreError) {
             try body()
-            do { try store.beforeCommit() } catch { throw TODOStoreError.unwritable(path: path, reason: "\(error)") }
+            do {
+                try store.beforeCommit()
+            } catch {
+                throw TODOStoreError.unwritable(path: path, reason: "\(error)")
+            }
             try run(writing: true) { () throws(SQLiteError) in try connection.execute("COMMIT") }
         } catch {
             _ = try? connection.execute("ROLLBACK")

@@ -141,7 +141,8 @@ extension REPL {
                 if item.id == removed { position = at }
             case (.remove(let at), let current?):
                 if at == current {
-                    (position, removed) = (nil, identified.itemID)
+                    position = nil
+                    removed = identified.itemID
                 } else if at < current {
                     position = current - 1
                 }
