@@ -111,4 +111,31 @@ import Testing
         first.type("\u{04}")
         #expect(first.waitForExit() == 0)
     }
+
+    /// A restarted session could not undo its earlier edits while the banner said "Undo
+    /// history is saved with the list": the banner names the person, and their steps come
+    /// back with the next session on the terminal.
+    @Test func aRestartedSessionOnATerminalUndoesItsPersonsEarlierSteps() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let first = Terminal.start(file) else { return }
+        #expect(Terminal.prompted(first))
+        #expect(first.screen.contains("UndoKit TODO: using \(file.path), as someone"))
+        #expect(first.screen.contains("undo and redo take back someone's own steps, those of earlier"))
+        first.type("add Milk\r")
+        #expect(Terminal.answered(first, "1. [ ] Milk"))
+        first.type("\u{04}")
+        #expect(first.waitForExit() == 0)
+        _ = try Self.oneShot(file, "--as", "bob", "add", "Bread")
+
+        guard let second = Terminal.start(file) else { return }
+        #expect(Terminal.prompted(second))
+        second.type("undo\r")
+        #expect(Terminal.answered(second, "Undo Add \"Milk\" (item 1 is gone)"), "\(second.screen.debugDescription)")
+        second.type("undo\r")
+        #expect(Terminal.answered(second, "Nothing to undo of yours"), "bob's step is not theirs")
+        #expect(try Terminal.titles(file) == ["Bread"])
+        second.type("\u{04}")
+        #expect(second.waitForExit() == 0)
+    }
 }
