@@ -83,7 +83,8 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
         case .notInListAsShown(let number, let count):
             let items = count == 1 ? "1 item" : "\(count) items"
             return
-                "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; nothing changed"
+                "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; "
+                + "nothing changed"
         case .stepChangedSince(let step, let reason):
             return "cannot \(step): \(reason); nothing changed"
         case .historyUnusable(let reason):

@@ -98,7 +98,8 @@ extension REPL {
             fail("cannot import \(path): \((error as? TODOListFile.ReadError)?.reason ?? "it cannot be read")")
             return false
         }
-        let added = try session.addItems(file.items, named: "Import \(Self.quoted(URL(fileURLWithPath: path).lastPathComponent))")
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let added = try session.addItems(file.items, named: "Import \(Self.quoted(name))")
         let skipped = file.items.count - added
         say("Imported \(Self.counted(added)) from \(path)" + (skipped > 0 ? " (\(skipped) already in the list)" : ""))
         return true
@@ -207,7 +208,8 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep, .importedItem:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep,
+            .importedItem:
             "\(error) (usage: \(command.verb.usage))"
         case .changedElsewhere(_, let isUndo, _):
             refusal(error, isUndo: isUndo)

@@ -152,7 +152,8 @@ extension REPL {
                 if numbersAsShown == nil {
                     numbersAsShown = session.list.items.map(\.id)
                 }
-                session.takeOutsideChanges(to: list, origins: database.changedElsewhere.mapValues { $0 + at }, otherwise: "another todo" + at)
+                let origins = database.changedElsewhere.mapValues { $0 + at }
+                session.takeOutsideChanges(to: list, origins: origins, otherwise: "another todo" + at)
             } else {
                 // A one-shot has no steps of its own.
                 session.replaceList(list)
@@ -191,7 +192,8 @@ extension Command {
     /// groups.
     var isEditOrRead: Bool {
         switch self {
-        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile, .list, .history, .export, .help, .quit: true
+        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile: true
+        case .list, .history, .export, .help, .quit: true
         case .undo, .redo, .drop, .goto, .begin, .end: false
         }
     }
