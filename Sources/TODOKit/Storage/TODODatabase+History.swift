@@ -248,7 +248,9 @@ extension TODODatabase {
     /// without the history (by a `todo` that keeps none), so that the changes are not all
     /// there is to revert.
     func readChanges(after revision: Int) throws(TODOStoreError) -> [StepChange]? {
-        let changes = try readChanges(where: "revision > ?", [.int(revision)])
+        // Through `step` (a few hundred rows at most), then each step's changes by the key.
+        let changes = try readChanges(
+            where: "step IN (SELECT id FROM step WHERE revision > ?) AND revision > ?", [.int(revision), .int(revision)])
         let revisions = Set(changes.map(\.revision))
         guard revisions.count == self.revision - revision else {
             return nil
@@ -354,9 +356,10 @@ extension TODODatabase {
         return try run { () throws(SQLiteError) in
             try connection.firstRow(
                 """
-                SELECT step.id, step.person, step.made_at FROM step_change JOIN step ON step.id = step_change.step
-                WHERE step_change.item = ? AND step_change.revision > ? ORDER BY step_change.revision DESC LIMIT 1
-                """, [.text(item.uuidString), .int(revision)]
+                SELECT step.id, step.person, step.made_at FROM step JOIN step_change ON step_change.step = step.id
+                WHERE step.revision > ? AND step_change.item = ? AND step_change.revision > ?
+                ORDER BY step_change.revision DESC LIMIT 1
+                """, [.int(revision), .text(item.uuidString), .int(revision)]
             ) { row in
                 let date = Date(timeIntervalSince1970: TimeInterval(row.integer(2)))
                 let time = REPL.timestamp(date, in: timeZone).suffix(5)

@@ -83,9 +83,9 @@ extension TODODatabase {
             old_detail TEXT,
             old_is_done INTEGER,
             old_priority TEXT,
-            PRIMARY KEY (revision, number)
+            -- A step's changes together: trimming a big step deletes one range, and no index.
+            PRIMARY KEY (step, revision, number)
         ) WITHOUT ROWID;
-        CREATE INDEX step_change_by_step ON step_change (step);
         """,
     ]
 

@@ -238,9 +238,9 @@ public final class TODODatabase {
             // Removed items have no row left: the history's steps say who removed them.
             try connection?.forEachRow(
                 """
-                SELECT step_change.item, step.person FROM step_change JOIN step ON step.id = step_change.step
-                WHERE step_change.revision > ? AND step_change.op = 'remove' AND step.origin != ?
-                """, [.int(revision), .text(origin)]
+                SELECT step_change.item, step.person FROM step JOIN step_change ON step_change.step = step.id
+                WHERE step.revision > ? AND step.origin != ? AND step_change.revision > ? AND step_change.op = 'remove'
+                """, [.int(revision), .text(origin), .int(revision)]
             ) { row in
                 guard let id = UUID(parsingUTF8: row.bytes(0)) else {
                     return
