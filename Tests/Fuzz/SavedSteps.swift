@@ -33,7 +33,12 @@ public func savedStepsFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) ->
     let lines = String(decoding: input[min(separator + 1, input.endIndex)...], as: UTF8.self)
         .split(separator: "\n", omittingEmptySubsequences: false).prefix(200)
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SavedStepsFuzz-\(getpid())")
+    // In memory where there is a tmpfs: every line of the REPL commits, and waits for the disk.
+    var base = FileManager.default.temporaryDirectory
+    if FileManager.default.fileExists(atPath: "/dev/shm") {
+        base = URL(fileURLWithPath: "/dev/shm")
+    }
+    let directory = base.appendingPathComponent("SavedStepsFuzz-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent("todo.db")
     try? FileManager.default.removeItem(at: url)
