@@ -14,7 +14,8 @@ extension Command {
         let word = scanner.nextWord() ?? ""
         // `undo!` and `redo!` run a step even if its item was changed elsewhere since.
         let anyway = word.hasSuffix("!")
-        guard let verb = Verb(word: anyway ? String(word.dropLast()) : word), !anyway || verb == .undo || verb == .redo else {
+        guard let verb = Verb(word: anyway ? String(word.dropLast()) : word), !anyway || verb == .undo || verb == .redo
+        else {
             throw .unknownCommand(word)
         }
         switch verb {
@@ -35,11 +36,12 @@ extension Command {
         case .done, .undone, .rm:
             let item = try scanner.itemNumber(verb, "<n>")
             try scanner.expectEnd(verb)
-            self = switch verb {
-            case .done: .done(item: item)
-            case .undone: .undone(item: item)
-            default: .remove(item: item)
-            }
+            self =
+                switch verb {
+                case .done: .done(item: item)
+                case .undone: .undone(item: item)
+                default: .remove(item: item)
+                }
         case .mv:
             let item = try scanner.itemNumber(verb, "<n>")
             let destination = try scanner.itemNumber(verb, "<m>")
@@ -55,7 +57,9 @@ extension Command {
         case .drop:
             let word = scanner.nextWord()
             let which = word?.lowercased()
-            guard which == nil || which == "undo" || which == "redo" else { throw .unexpectedArgument(verb, word ?? "") }
+            guard which == nil || which == "undo" || which == "redo" else {
+                throw .unexpectedArgument(verb, word ?? "")
+            }
             try scanner.expectEnd(verb)
             self = .drop(redo: which == "redo")
         case .export:
@@ -69,13 +73,14 @@ extension Command {
             self = .goto(step: step)
         case .list, .end, .history, .help, .quit:
             try scanner.expectEnd(verb)
-            self = switch verb {
-            case .list: .list
-            case .end: .end
-            case .history: .history
-            case .help: .help
-            default: .quit
-            }
+            self =
+                switch verb {
+                case .list: .list
+                case .end: .end
+                case .history: .history
+                case .help: .help
+                default: .quit
+                }
         }
     }
 

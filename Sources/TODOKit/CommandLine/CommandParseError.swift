@@ -31,7 +31,8 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
         switch self {
         case .unknownCommand, .unterminatedQuote: nil
         case .missingArgument(let verb, _), .invalidItemNumber(let verb, _), .unexpectedArgument(let verb, _),
-             .invalidNumber(let verb, _, _): verb
+            .invalidNumber(let verb, _, _):
+            verb
         case .invalidPriority: .priority
         }
     }

@@ -55,20 +55,28 @@ public enum TODOCommandLine {
             console.writeError("todo: \(error)\n")
             return 2
         }
-        let fileURL = invocation.file.map { URL(fileURLWithPath: $0) }
+        let fileURL =
+            invocation.file.map { URL(fileURLWithPath: $0) }
             ?? TODOStore.defaultFileURL(environment: environment)
         let store = TODOStore(fileURL: fileURL, options: options)
+        let person = invocation.person ?? TODODatabase.defaultPerson(environment: environment)
 
         guard !invocation.command.isEmpty else {
             var console = console
             if console.usesTerminal {
-                console.readLineWithPrompt = lineEditor(recallingFrom: LineHistoryFile(url: store.linesURL), console: console)
+                console.readLineWithPrompt = lineEditor(
+                    recallingFrom: LineHistoryFile(url: store.linesURL), console: console)
             }
-            return REPL(session: EditingSession(), store: store, console: console).run()
+            let repl = REPL(session: EditingSession(), store: store, console: console)
+            repl.database?.person = person
+            return repl.run()
         }
         var oneShot = console
         oneShot.isInteractive = false
         let repl = REPL(session: EditingSession(), store: store, console: oneShot)
+        repl.database?.person = person
+        // A one-shot has no steps of its own: its undo takes the newest step of the list.
+        repl.ownStepsOnly = false
         // Loading before the line (without the lock) reports an unreadable file before
         // anything is created; the line then catches up under the lock.
         guard repl.loadIfNeeded() else {
@@ -76,22 +84,24 @@ public enum TODOCommandLine {
             return 1
         }
         repl.reportsOutsideChanges = false
-        // A one-shot has no steps of its own: its undo takes the newest step of the list.
-        repl.ownStepsOnly = false
         let line = Command.line(fromArguments: invocation.command)
         if let commands = try? Command.parseLine(line),
-           let sessionOnly = commands.first(where: { [.begin, .end, .drop].contains($0.verb) }) {
+            let sessionOnly = commands.first(where: { [.begin, .end, .drop].contains($0.verb) })
+        {
             // A group needs later lines to end it, and a one-shot has no steps of its own to drop.
-            console.writeError(sessionOnly.verb == .drop ? """
-                todo: "drop" works only in a session, on a step of its own that undo refuses; a one-shot undo \
-                takes the newest step of the list, whoever made it, and is never refused
+            console.writeError(
+                sessionOnly.verb == .drop
+                    ? """
+                    todo: "drop" works only in a session, on a step of its own that undo refuses; a one-shot undo \
+                    takes the newest step of the list, whoever made it, if its items are as it left them
 
-                """ : """
-                todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
-                and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
-                line: todo add milk ';' add eggs
+                    """
+                    : """
+                    todo: "\(sessionOnly.verb.rawValue)" works only in a session, where later lines can add to the group \
+                    and "end" closes it; start one with `todo` (no command) or group one-shot commands on one \
+                    line: todo add milk ';' add eggs
 
-                """)
+                    """)
             return 2
         }
         repl.handle(line: line)
@@ -106,7 +116,8 @@ public enum TODOCommandLine {
         var madeReader: TerminalLineReader?
         var reportedFailure = false
         return { prompt in
-            let reader = madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
+            let reader =
+                madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
             madeReader = reader
             let line = reader.readLine(prompt: prompt)
             if let line {
@@ -114,7 +125,8 @@ public enum TODOCommandLine {
                     try file.append([line])
                 } catch where !reportedFailure {
                     reportedFailure = true
-                    console.writeError("todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")
+                    console.writeError(
+                        "todo: the lines typed are not kept for the next session: \(error.localizedDescription)\n")
                 } catch {}
             }
             return line
@@ -127,8 +139,8 @@ public enum TODOCommandLine {
     /// How to invoke the program.
     public static var usage: String {
         """
-        usage: todo [--file PATH]                     read commands from standard input
-               todo [--file PATH] <command> [args…]   run one command and exit
+        usage: todo [--file PATH] [--as NAME]                     read commands from standard input
+               todo [--file PATH] [--as NAME] <command> [args…]   run one command and exit
                todo --help | --version
         The list is the SQLite database --file, else $TODO_FILE, else
         $XDG_DATA_HOME/undokit-todo/todo.db, else ~/.local/share/undokit-todo/todo.db (a PATH
@@ -136,6 +148,8 @@ public enum TODOCommandLine {
         imported). Other todo processes may use it at the same time; $TODO_LOCK_TIMEOUT is
         how many seconds to wait for their changes (default 5). The undo history is saved
         in it too; $TODO_HISTORY_LIMIT is how many steps it keeps (default 100; 0 keeps none).
+        --as NAME is who you are in it (default: your login name): whose steps your undo takes,
+        in this session and the next, and who history says made each step.
 
         """
     }
@@ -158,20 +172,22 @@ public enum TODOCommandLine {
             A ";" inside double quotes, or written \\;, is text: add "Milk; eggs". In
             one-shot commands a ";" inside an argument is text too; give it as an argument
             of its own to separate commands: todo add milk ';' add eggs.
-            The list is saved after every change, with its undo history, in a database any
-            number of todo processes can share, and later ones read. Nothing you undo is
-            lost: a change made after undo keeps the undone steps as a branch of the history
-            tree. "history" draws the tree, numbered, with when each step was made; "goto N"
-            goes to any step, across branches (goto 0: the start). $TODO_HISTORY_LIMIT steps
-            are kept (default 100; 0 keeps none). If another todo changes the list, it is
-            reloaded before your next line.
-            In a session, undo and redo take only your own steps, whatever other todos did in
-            between; history and goto show and move through the list's steps, everyone's. A
-            step whose item another todo changed since is refused, and nothing changes: "undo!"
-            undoes it anyway, over that change, and "drop" forgets it (its change stays), so
-            that undo goes on with your step before it ("redo!" and "drop redo" likewise). A
-            one-shot "todo undo" has no steps of its own: it undoes the newest step of the
-            list, whoever made it, as "todo redo" redoes the last one undone.
+            The list is saved after every change, with its history, in a database any number
+            of todo processes can share, and later ones read. The history is one timeline of
+            everyone's steps, oldest first, each with its number (which never changes), when,
+            and who made it (--as NAME, default your login name); an undo, a redo or a goto is
+            a step of its own. "history" lists it; "goto N" brings the list back to just after
+            step N (goto 0: before the oldest step kept), as a new step. $TODO_HISTORY_LIMIT
+            steps are kept (default 100; 0 keeps none), the oldest dropped first. If another
+            todo changes the list, it is reloaded before your next line, and item numbers on
+            that line still mean the items you saw.
+            undo and redo take only your own steps (yours as NAME, also from earlier sessions),
+            whatever others did in between. A step whose item someone else changed since is
+            refused, saying who and when, and nothing changes: "undo!" undoes it anyway (only
+            the fields your step changed), and "drop" forgets it, so that undo goes on with
+            your step before it ("redo!" and "drop redo" likewise). A one-shot "todo undo"
+            undoes the newest step of the list, whoever made it, if its items are as it left
+            them; "todo redo" redoes the step the newest undo took back.
             Exit status: 0 when all went well; 1 when a command failed or its change could not
             be saved (a session at a terminal shows those as they happen, so it ends with 0
             after quit or Ctrl-D, and with 1 only if the list cannot be read); 2 for invalid
@@ -185,6 +201,8 @@ extension TODOCommandLine {
     /// The parsed command line.
     struct Invocation: Equatable {
         var file: String?
+        /// `--as NAME`: the person the steps are made for.
+        var person: String?
         var wantsHelp = false
         var wantsVersion = false
         var command: [String] = []
@@ -208,17 +226,41 @@ extension TODOCommandLine {
                 case "--version":
                     wantsVersion = true
                 case "--file":
-                    guard let path = remaining.popFirst(), !path.isEmpty else { throw Failure(message: "--file needs a path") }
+                    guard let path = remaining.popFirst(), !path.isEmpty else {
+                        throw Failure(message: "--file needs a path")
+                    }
                     file = path
                 case let option where option.hasPrefix("--file="):
                     let path = String(option.dropFirst("--file=".count))
                     guard !path.isEmpty else { throw Failure(message: "--file needs a path") }
                     file = path
+                case "--as":
+                    guard let name = remaining.popFirst() else {
+                        throw Failure(message: "--as needs a name")
+                    }
+                    person = try Self.validPerson(name)
+                case let option where option.hasPrefix("--as="):
+                    person = try Self.validPerson(String(option.dropFirst("--as=".count)))
                 default:
                     throw Failure(message: "unknown option \(argument)")
                 }
             }
             command = Array(remaining)
+        }
+
+        /// A person's name as `history` shows it: one line of up to 32 characters, no control
+        /// characters, not empty.
+        static func validPerson(_ name: String) throws(Failure) -> String {
+            let name = name.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                throw Failure(message: "--as needs a name")
+            }
+            guard name.count <= 32, !name.contains(where: \.isNewline),
+                TerminalText.firstControlCharacter(in: name) == nil
+            else {
+                throw Failure(message: "--as takes a name of one line, up to 32 characters, without control characters")
+            }
+            return name
         }
     }
 }

@@ -24,7 +24,8 @@ extension TODOStore {
             dataHome = URL(fileURLWithPath: home, isDirectory: true)
                 .appendingPathComponent(".local/share", isDirectory: true)
         }
-        return dataHome
+        return
+            dataHome
             .appendingPathComponent("undokit-todo", isDirectory: true)
             .appendingPathComponent("todo.db")
     }
@@ -56,7 +57,8 @@ extension TODOStore.Options {
         }
         if let text = environment[Self.historyLimitVariable], !text.isEmpty {
             guard let limit = Int(text), (0...1_000_000).contains(limit) else {
-                throw InvalidSetting(variable: Self.historyLimitVariable, value: text, expected: "a whole number from 0 to 1000000")
+                throw InvalidSetting(
+                    variable: Self.historyLimitVariable, value: text, expected: "a whole number from 0 to 1000000")
             }
             historyLimit = limit
         }

@@ -78,9 +78,11 @@ extension EditingSession {
                 note(item.id, "added back", item.title)
                 continue
             }
-            var what = [was.title == item.title ? nil : "edited", was.detail == item.detail ? nil : "given another detail",
-                        was.isDone == item.isDone ? nil : item.isDone ? "marked done" : "marked not done",
-                        was.priority == item.priority ? nil : "set to \(item.priority.rawValue) priority"].compactMap { $0 }
+            var what = [
+                was.title == item.title ? nil : "edited", was.detail == item.detail ? nil : "given another detail",
+                was.isDone == item.isDone ? nil : item.isDone ? "marked done" : "marked not done",
+                was.priority == item.priority ? nil : "set to \(item.priority.rawValue) priority",
+            ].compactMap { $0 }
             // Positions alone say nothing: every insertion or removal shifts the items after it.
             if what.isEmpty && origins[item.id] != nil { what = [before == position ? "changed" : "moved"] }
             if !what.isEmpty { note(item.id, what.joined(separator: " and "), item.title) }
@@ -92,14 +94,41 @@ extension EditingSession {
         coalescingEpoch += 1
     }
 
+    /// Takes `list`, which `changes` (made from the history, not by the session's own steps:
+    /// a `goto`) made of ``list``: as a change from elsewhere by `origin`, so that the
+    /// session's steps on those items are refused, and as changes to save.
+    func takeChanges(fromHistory changes: [TODOList.IdentifiedChange], giving list: TODOList, origin: String) {
+        var origins: [TODOItem.ID: String] = [:]
+        for change in changes {
+            if let item = change.item {
+                origins[item] = origin
+            }
+        }
+        takeOutsideChanges(to: list, origins: origins, otherwise: origin)
+        appliedChanges += changes
+    }
+
     /// What changed since the stale step, for the user: `item 3 "Buy milk" was marked done by
     /// another todo (pid 4242) at 10:41`, `"Bread" was removed by …`.
     func changesSince(_ stale: StaleStep) -> [String] {
         stale.changes.map { change in
-            guard let id = change.part.flatMap({ UUID(uuidString: $0.identifier) }), let outside = outsideChanges[id] else {
-                return "the list was changed by \(change.origin ?? "another todo")"
+            let by = change.origin ?? "another todo"
+            guard let id = change.part.flatMap({ UUID(uuidString: $0.identifier) }) else {
+                return "the list was changed by \(by)"
             }
-            return (list.position(of: id).map { "item \($0 + 1) " } ?? "") + "\(Self.quoted(outside.title)) was \(outside.what) by \(outside.origin)"
+            let position = list.position(of: id)
+            guard let outside = outsideChanges[id] else {
+                // A step restored stale: the history says who changed its item, not how.
+                guard let position else {
+                    return "its item is gone, changed by \(by)"
+                }
+                return "item \(position + 1) \(Self.quoted(list.items[position].title)) was changed by \(by)"
+            }
+            var item = ""
+            if let position {
+                item = "item \(position + 1) "
+            }
+            return item + "\(Self.quoted(outside.title)) was \(outside.what) by \(outside.origin)"
         }
     }
 }

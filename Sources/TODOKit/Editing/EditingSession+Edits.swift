@@ -14,7 +14,9 @@ extension EditingSession {
     /// - Throws: ``EditingSessionError/emptyTitle`` or ``EditingSessionError/multipleLines``;
     ///   nothing changes then.
     @discardableResult
-    public func add(_ title: String, detail: String = "", priority: TODOItem.Priority = .medium) throws(EditingSessionError) -> TODOItem {
+    public func add(
+        _ title: String, detail: String = "", priority: TODOItem.Priority = .medium
+    ) throws(EditingSessionError) -> TODOItem {
         let item = TODOItem(title: try Self.validTitle(title), detail: try Self.validLine(detail), priority: priority)
         try perform(.insert(item, at: list.count), named: "Add \(Self.quoted(item.title))")
         return item
@@ -167,7 +169,9 @@ extension EditingSession {
     /// that was an edit with the same key made within ``coalescingInterval`` (UndoKit's
     /// `setActionCoalescingKey(_:)`): retyping an item's title a few times is one undo step.
     /// A step with any other edit in it never merges.
-    func perform(_ change: TODOList.Change, named name: String, coalescingKey: String? = nil) throws(EditingSessionError) {
+    func perform(
+        _ change: TODOList.Change, named name: String, coalescingKey: String? = nil
+    ) throws(EditingSessionError) {
         // The step's first edit: the REPL runs a line inside a scoped group, so the step may
         // already be open on the manager.
         let opensStep = commandsInOpenStep.isEmpty || undoManager.groupingLevel == 0
@@ -199,11 +203,13 @@ extension EditingSession {
         // The session's own steps run in reverse order of the changes they revert, and restored
         // histories are checked against the list first, so on a list only this session
         // changed, every change is found where it was recorded.
-        guard let change = list.locating(change, item: id) else { return nil }
-        appliedChanges.append(list.identified(change))
-        let inverse = list.apply(change)
+        guard let change = list.locating(change, item: id) else {
+            return nil
+        }
+        let applied = list.applyIdentified(change)
+        appliedChanges.append(applied)
         changeCount += 1
-        return inverse
+        return applied.inverse
     }
 
     static func validTitle(_ title: String) throws(EditingSessionError) -> String {

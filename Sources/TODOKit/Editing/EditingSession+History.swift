@@ -70,7 +70,8 @@ extension EditingSession {
     public var openStep: UndoHistory<TODOCommand>.Group? {
         guard undoManager.groupingLevel > 0, !commandsInOpenStep.isEmpty else { return nil }
         return UndoHistory.Group(
-            actionName: openGroups.first?.name ?? undoManager.undoActionName, items: commandsInOpenStep.map { .command($0) },
+            actionName: openGroups.first?.name ?? undoManager.undoActionName,
+            items: commandsInOpenStep.map { .command($0) },
             date: commandsInOpenStep.last?.date)
     }
 
@@ -93,7 +94,11 @@ extension EditingSession {
     ///   changes then.
     public func restoreHistory(_ history: UndoHistory<TODOCommand>) throws(RestoreError) {
         guard Self.fits(history, list) else { throw .doesNotFit }
-        do { try undoManager.restoreUndoHistory(history, on: self) } catch { throw .notRestorable(reason: error.description) }
+        do {
+            try undoManager.restoreUndoHistory(history, on: self)
+        } catch {
+            throw .notRestorable(reason: error.description)
+        }
     }
 
     /// Why ``restoreHistory(_:)`` refused a history; the session is as it was.

@@ -64,7 +64,9 @@ extension EditingSession {
         let allowedLevel = undoManager.groupsByEvent ? 1 : 0
         guard undoManager.groupingLevel <= allowedLevel else { throw .groupOpen }
         let tree = undoManager.historyTree
-        guard (0...tree.nodes.count).contains(number) else { throw .noSuchStep(number: number, count: tree.nodes.count) }
+        guard (0...tree.nodes.count).contains(number) else {
+            throw .noSuchStep(number: number, count: tree.nodes.count)
+        }
         let target = number == 0 ? nil : tree.nodes[number - 1]
         guard target?.id != tree.current || undoManager.groupingLevel > 0 else { return nil }
         var undone = 0

@@ -75,7 +75,11 @@ extension EditingSession {
         guard (redo ? undoManager.redoCount : undoManager.undoCount) > 0 else { return nil }
         let stale = redo ? undoManager.staleRedoStep : undoManager.staleUndoStep
         let name = stale?.actionName ?? (redo ? undoManager.redoActionName : undoManager.undoActionName)
-        redo ? undoManager.removeNextRedoStep() : undoManager.removeNextUndoStep()
+        if redo {
+            undoManager.removeNextRedoStep()
+        } else {
+            undoManager.removeNextUndoStep()
+        }
         return name
     }
 
@@ -85,8 +89,12 @@ extension EditingSession {
         undo: Bool, unless anyway: Bool, _ body: () throws(EditingSessionError) -> String?
     ) throws(EditingSessionError) -> String? {
         let policy = undoManager.staleStepPolicy
-        guard policy == .refuse, let stale = undo ? undoManager.staleUndoStep : undoManager.staleRedoStep else { return try body() }
-        guard anyway else { throw .changedElsewhere(step: stale.actionName, isUndo: undo, changes: changesSince(stale)) }
+        guard policy == .refuse, let stale = undo ? undoManager.staleUndoStep : undoManager.staleRedoStep else {
+            return try body()
+        }
+        guard anyway else {
+            throw .changedElsewhere(step: stale.actionName, isUndo: undo, changes: changesSince(stale))
+        }
         undoManager.staleStepPolicy = .run
         defer { undoManager.staleStepPolicy = policy }
         return try body()

@@ -33,6 +33,17 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
     /// The step undo (`isUndo`) or redo would take touched items changed elsewhere since:
     /// `changes` says which and how (see ``EditingSession/undo(anyway:)``).
     case changedElsewhere(step: String, isUndo: Bool, changes: [String])
+    /// Item `number`, as the person last saw the list, was removed by `by` (another process)
+    /// since: the line does nothing to another item in its place.
+    case goneElsewhere(number: Int, title: String, by: String)
+    /// Item `number` is not in the list as the person last saw it, which had `count` items:
+    /// another process changed the list since.
+    case notInListAsShown(number: Int, count: Int)
+    /// A one-shot `undo` or `redo` of the list's step `step`: `reason` says what changed
+    /// since, and who changed it.
+    case stepChangedSince(step: String, reason: String)
+    /// The list's history cannot be used for what was asked: `reason` says why.
+    case historyUnusable(reason: String)
 
     /// A one-line explanation for the user.
     public var description: String {
@@ -53,7 +64,8 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
         case .noGroupOpen:
             return "no group is open (\"end\" must follow \"begin\")"
         case .removedEarlierOnTheLine(let number):
-            return "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
+            return
+                "item \(number) was removed earlier on this line (numbers refer to the list as it was before the line)"
         case .importedItem(let number, let reason):
             return "item \(number) of the file: \(reason)"
         case .noSuchStep(let number, let count):
@@ -62,7 +74,21 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
                 : "no step \(number); history shows steps 1 to \(count) (0: before the first step)"
         case .changedElsewhere(let step, let isUndo, let changes):
             let more = changes.count > 2 ? ", and \(changes.count - 2) more items were changed" : ""
-            return "cannot \(isUndo ? "undo" : "redo") \(step): " + changes.prefix(2).joined(separator: ", and ") + more + "; nothing changed"
+            return "cannot \(isUndo ? "undo" : "redo") \(step): " + changes.prefix(2).joined(separator: ", and ") + more
+                + "; nothing changed"
+        case .goneElsewhere(let number, let title, let by):
+            let item = title.isEmpty ? "item \(number)" : "item \(number) \"\(title)\""
+            return
+                "\(item), as you last saw the list, was removed by \(by); nothing changed (\"list\" shows the list now)"
+        case .notInListAsShown(let number, let count):
+            let items = count == 1 ? "1 item" : "\(count) items"
+            return
+                "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; "
+                + "nothing changed"
+        case .stepChangedSince(let step, let reason):
+            return "cannot \(step): \(reason); nothing changed"
+        case .historyUnusable(let reason):
+            return "\(reason); nothing changed"
         case .controlCharacter(0x09, let position):
             return "titles and details cannot contain tabs (U+0009 at character \(position)); use spaces"
         case .controlCharacter(let value, let position):

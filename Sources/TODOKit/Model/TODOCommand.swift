@@ -66,12 +66,51 @@ public struct TODOCommand: UndoableCommand, Hashable, Sendable {
 
     /// Applies ``change`` to the session's list, on the item it changed wherever it is now.
     public mutating func execute(on session: EditingSession) {
-        if let applied = session.applyRecorded(change, item: item) { inverse = applied }
+        let redo = Self.onlyItsFields(change, against: inverse, in: session.list)
+        if let applied = session.applyRecorded(redo, item: item) {
+            inverse = applied
+        }
     }
 
     /// Applies ``inverse`` to the session's list, on the item it changed wherever it is now.
     public mutating func undo(on session: EditingSession) {
-        if let applied = session.applyRecorded(inverse, item: item) { change = applied }
+        let undo = Self.onlyItsFields(inverse, against: change, in: session.list)
+        if let applied = session.applyRecorded(undo, item: item) {
+            change = applied
+        }
+    }
+
+    /// `replacement`, setting only the fields in which it differs from `other` (the fields
+    /// the command changed) on the item as it is now: undoing a priority change brings back
+    /// the priority, and keeps a title someone else edited since (`undo!`). Any other change
+    /// as it is.
+    static func onlyItsFields(
+        _ replacement: TODOList.Change, against other: TODOList.Change, in list: TODOList
+    ) -> TODOList.Change {
+        guard case .replace(let at, let wanted) = replacement, case .replace(_, let was) = other else {
+            return replacement
+        }
+        var position = at
+        if !list.contains(position: at) || list.items[at].id != wanted.id {
+            guard let found = list.position(of: wanted.id) else {
+                return replacement
+            }
+            position = found
+        }
+        var item = list.items[position]
+        if wanted.title != was.title {
+            item.title = wanted.title
+        }
+        if wanted.detail != was.detail {
+            item.detail = wanted.detail
+        }
+        if wanted.isDone != was.isDone {
+            item.isDone = wanted.isDone
+        }
+        if wanted.priority != was.priority {
+            item.priority = wanted.priority
+        }
+        return .replace(at: at, with: item)
     }
 
     /// The step's name: ``name``.
@@ -105,7 +144,8 @@ extension TODOCommand: Codable {
         // Years 1 to 9999: anything else is damage, and would not survive the trip through
         // `TimeInterval` back to whole seconds.
         guard (-62_135_596_800...253_402_300_799).contains(seconds) else {
-            throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "date \(seconds) is out of range")
+            throw DecodingError.dataCorruptedError(
+                forKey: .date, in: container, debugDescription: "date \(seconds) is out of range")
         }
         self.init(
             change: try container.decode(ChangeCoding.self, forKey: .change).change,
@@ -155,15 +195,21 @@ extension TODOCommand: Codable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             switch try container.decode(String.self, forKey: .op) {
             case "insert":
-                change = .insert(try container.decode(TODOItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
+                change = .insert(
+                    try container.decode(TODOItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
             case "remove":
                 change = .remove(at: try container.decode(Int.self, forKey: .at))
             case "replace":
-                change = .replace(at: try container.decode(Int.self, forKey: .at), with: try container.decode(TODOItem.self, forKey: .item))
+                change = .replace(
+                    at: try container.decode(Int.self, forKey: .at),
+                    with: try container.decode(TODOItem.self, forKey: .item))
             case "move":
-                change = .move(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+                change = .move(
+                    from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to)
+                )
             case let other:
-                throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown change \"\(other)\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .op, in: container, debugDescription: "unknown change \"\(other)\"")
             }
         }
     }

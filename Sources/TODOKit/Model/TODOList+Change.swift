@@ -99,10 +99,12 @@ extension TODOList {
             contains(position: recorded) && items[recorded].id == id ? recorded : position(of: id)
         }
         switch change {
-        case .insert(let item, let at): return position(of: item.id) == nil ? .insert(item, at: Swift.min(Swift.max(at, 0), count)) : nil
+        case .insert(let item, let at):
+            return position(of: item.id) == nil ? .insert(item, at: Swift.min(Swift.max(at, 0), count)) : nil
         case .remove(let at): return found(at).map { .remove(at: $0) }
         case .replace(let at, let item): return found(at).map { .replace(at: $0, with: item) }
-        case .move(let from, let to): return found(from).map { .move(from: $0, to: Swift.min(Swift.max(to, 0), count - 1)) }
+        case .move(let from, let to):
+            return found(from).map { .move(from: $0, to: Swift.min(Swift.max(to, 0), count - 1)) }
         }
     }
 }
@@ -116,12 +118,33 @@ extension TODOList {
         public var change: Change
         /// The item at the change's position before it applied; `nil` for an insertion.
         public var itemID: TODOItem.ID?
+        /// The change that undoes it, as applying it returned; `nil` when not known (a list
+        /// imported from old files). What the list's history saves of an item's old value.
+        public var inverse: Change?
 
-        /// Pairs a change with the item it touches.
-        public init(change: Change, itemID: TODOItem.ID?) {
+        /// Pairs a change with the item it touches, and the change that undoes it.
+        public init(change: Change, itemID: TODOItem.ID?, inverse: Change? = nil) {
             self.change = change
             self.itemID = itemID
+            self.inverse = inverse
         }
+
+        /// The item the change is about: the one it inserts, or the one it finds.
+        public var item: TODOItem.ID? {
+            if case .insert(let item, _) = change {
+                return item.id
+            }
+            return itemID
+        }
+    }
+
+    /// Applies `change` and returns it with the item it found and its inverse.
+    ///
+    /// - Precondition: `canApply(change)`.
+    mutating func applyIdentified(_ change: Change) -> IdentifiedChange {
+        var identified = self.identified(change)
+        identified.inverse = apply(change)
+        return identified
     }
 
     /// `change` with the item it finds in this list.
@@ -149,13 +172,15 @@ extension TODOList {
 
         /// `nil` if two items share an identity: no step could be trusted to find its own.
         init?(_ list: TODOList) {
-            (self.list, ids) = (list, Set(list.items.map(\.id)))
+            self.list = list
+            ids = Set(list.items.map(\.id))
             guard ids.count == list.count else { return nil }
         }
 
         /// Undoes `command` if that runs as recorded (see `runs`); with `redo`, redoes it.
         mutating func runs(_ command: TODOCommand, redo: Bool = false) -> Bool {
-            redo ? runs(command.change, on: command.item, givingBack: command.inverse)
+            redo
+                ? runs(command.change, on: command.item, givingBack: command.inverse)
                 : runs(command.inverse, on: command.item, givingBack: command.change)
         }
 

@@ -11,9 +11,13 @@ extension TODOList {
     /// before.changes(to: after)   // " (item 2 is back)"
     /// ```
     public func changes(to other: TODOList) -> String {
-        let positionsBefore = Dictionary(items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let positionsAfter = Dictionary(other.items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var back: [Int] = [], gone: [Int] = [], changed: [Int] = []
+        let positionsBefore = Dictionary(
+            items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let positionsAfter = Dictionary(
+            other.items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var back: [Int] = []
+        var gone: [Int] = []
+        var changed: [Int] = []
         var moved: (from: Int, to: Int)?
         for (position, item) in other.items.enumerated() {
             guard let old = positionsBefore[item.id] else {

@@ -57,7 +57,8 @@ public struct TODOListFile: Codable, Hashable, Sendable {
             throw ReadError(reason: "it is not a TODO list file (JSON with a \"formatVersion\")")
         }
         guard (1...Self.currentVersion).contains(version) else {
-            throw ReadError(reason: "it has format version \(version); this todo reads versions 1 to \(Self.currentVersion)")
+            throw ReadError(
+                reason: "it has format version \(version); this todo reads versions 1 to \(Self.currentVersion)")
         }
         do {
             self = try decoder.decode(Self.self, from: data)
@@ -75,11 +76,13 @@ public struct TODOListFile: Codable, Hashable, Sendable {
     /// Where decoding failed, as a path such as `items[3].priority`.
     private static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
-        let path: [any CodingKey] = switch error {
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            context.codingPath
-        @unknown default: []
-        }
+        let path: [any CodingKey] =
+            switch error {
+            case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+                .valueNotFound(_, let context):
+                context.codingPath
+            @unknown default: []
+            }
         var place = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         if case .keyNotFound(let key, _) = error { place += ".\(key.stringValue)" }
         return place.isEmpty ? "at the top level" : "at " + place.drop { $0 == "." }

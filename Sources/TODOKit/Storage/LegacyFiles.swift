@@ -24,7 +24,8 @@ enum LegacyFiles {
 
     /// Whether there is an old list at `url` (`todo.json`, or just its journal).
     static func exist(at url: URL) -> Bool {
-        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: url.path + ".journal")
+        FileManager.default.fileExists(atPath: url.path)
+            || FileManager.default.fileExists(atPath: url.path + ".journal")
     }
 
     /// Reads the old list at `url` with its journal and history; `nil` if there is none.
@@ -37,19 +38,24 @@ enum LegacyFiles {
             }
             return data
         }
-        return try decode(snapshot: try bytes(""), journal: try bytes(".journal"), history: try? bytes(".history"), at: url)
+        return try decode(
+            snapshot: try bytes(""), journal: try bytes(".journal"), history: try? bytes(".history"), at: url)
     }
 
     /// The contents of the three files, any of which may be missing; `url` names them in
     /// messages. Pure: the fuzzer drives it with arbitrary bytes.
-    static func decode(snapshot: Data?, journal: Data?, history historyBytes: Data?, at url: URL) throws(TODOStoreError) -> Contents {
+    static func decode(
+        snapshot: Data?, journal: Data?, history historyBytes: Data?, at url: URL
+    ) throws(TODOStoreError) -> Contents {
         var contents = Contents(list: TODOList(), revision: 0)
         if let snapshot {
             let decoder = JSONDecoder()
             guard let version = try? decoder.decode(Version.self, from: snapshot).formatVersion else {
                 throw .corrupt(path: url.path, reason: "it is not a todo.json file (JSON with a \"formatVersion\")")
             }
-            guard version <= formatVersion else { throw .unsupportedVersion(path: url.path, found: version, supported: formatVersion) }
+            guard version <= formatVersion else {
+                throw .unsupportedVersion(path: url.path, found: version, supported: formatVersion)
+            }
             guard let read = try? decoder.decode(Snapshot.self, from: snapshot), (read.revision ?? 0) >= 0 else {
                 throw .corrupt(path: url.path, reason: "its items or revision cannot be read")
             }
@@ -63,11 +69,17 @@ enum LegacyFiles {
             do throws(Problem) {
                 let (history, revision) = try history(historyBytes)
                 guard revision == contents.revision else {
-                    throw Problem(reason: "it belongs to revision \(revision) of the list, which is at revision \(contents.revision)")
+                    throw Problem(
+                        reason:
+                            "it belongs to revision \(revision) of the list, which is at revision \(contents.revision)")
                 }
                 // Restored, as a session will, the history fits the list, and every step has an id.
                 let session = EditingSession(list: contents.list)
-                do { try session.restoreHistory(history) } catch { throw Problem(reason: error.description) }
+                do {
+                    try session.restoreHistory(history)
+                } catch {
+                    throw Problem(reason: error.description)
+                }
                 contents.history = try? session.undoManager.undoHistory(of: TODOCommand.self)
             } catch {
                 contents.problems.append("its undo history is not imported: \(error.reason)")
@@ -93,9 +105,18 @@ enum LegacyFiles {
 
     private struct Problem: Error { var reason: String }
     private struct Version: Decodable { var formatVersion: Int }
-    private struct Snapshot: Decodable { var items: [TODOItem]; var revision: Int? }
-    private struct JournalHeader: Decodable { var formatVersion: Int; var baseRevision: Int }
-    private struct JournalRecord: Decodable { var revision: Int; var changes: [RecordedChange] }
+    private struct Snapshot: Decodable {
+        var items: [TODOItem]
+        var revision: Int?
+    }
+    private struct JournalHeader: Decodable {
+        var formatVersion: Int
+        var baseRevision: Int
+    }
+    private struct JournalRecord: Decodable {
+        var revision: Int
+        var changes: [RecordedChange]
+    }
 
     /// A change as the journal records it: positions, the item for an insertion or a
     /// replacement, and the identity of the item it finds there.
@@ -123,13 +144,17 @@ enum LegacyFiles {
 
     /// Applies the journal's records newer than the snapshot, each at the revision after the
     /// last and fitting the list.
-    private static func replay(_ journal: Data, onto contents: inout Contents, path: String, snapshotName: String) throws(TODOStoreError) {
+    private static func replay(
+        _ journal: Data, onto contents: inout Contents, path: String, snapshotName: String
+    ) throws(TODOStoreError) {
         let lines = framedLines(journal)
         for (index, line) in lines.enumerated() {
             let number = index + 1
             guard let payload = line else {
                 guard index == lines.count - 1 else {
-                    throw .corrupt(path: path, reason: "line \(number) is damaged (its checksum does not match) and saved changes follow it")
+                    throw .corrupt(
+                        path: path,
+                        reason: "line \(number) is damaged (its checksum does not match) and saved changes follow it")
                 }
                 return
             }
@@ -141,7 +166,11 @@ enum LegacyFiles {
                     throw .unsupportedVersion(path: path, found: header.formatVersion, supported: formatVersion)
                 }
                 guard header.baseRevision <= contents.revision else {
-                    throw .corrupt(path: path, reason: "it continues revision \(header.baseRevision), but \(snapshotName) is at revision \(contents.revision)")
+                    throw .corrupt(
+                        path: path,
+                        reason:
+                            "it continues revision \(header.baseRevision), but \(snapshotName) is at revision \(contents.revision)"
+                    )
                 }
                 continue
             }
@@ -151,11 +180,14 @@ enum LegacyFiles {
             // Records the snapshot holds already: a crash between the two steps of a compaction.
             guard record.revision > contents.revision else { continue }
             guard record.revision == contents.revision + 1 else {
-                throw .corrupt(path: path, reason: "line \(number): revision \(record.revision) does not follow revision \(contents.revision)")
+                throw .corrupt(
+                    path: path,
+                    reason: "line \(number): revision \(record.revision) does not follow revision \(contents.revision)")
             }
             for (changeIndex, recorded) in record.changes.enumerated() {
                 guard let change = recorded.change(on: contents.list) else {
-                    throw .corrupt(path: path, reason: "line \(number): change \(changeIndex + 1) does not fit the list")
+                    throw .corrupt(
+                        path: path, reason: "line \(number): change \(changeIndex + 1) does not fit the list")
                 }
                 contents.list.apply(change)
             }
@@ -172,7 +204,8 @@ enum LegacyFiles {
             let end = bytes[start...].firstIndex(of: 0x0A)
             let line = bytes[start..<(end ?? bytes.endIndex)]
             let checksum = line.count > 9 ? UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) : nil
-            lines.append(end != nil && checksum != nil && checksum == crc32(line.dropFirst(9)) ? Data(line.dropFirst(9)) : nil)
+            lines.append(
+                end != nil && checksum != nil && checksum == crc32(line.dropFirst(9)) ? Data(line.dropFirst(9)) : nil)
             start = end.map { $0 + 1 } ?? bytes.endIndex
         }
         return lines
@@ -188,7 +221,10 @@ enum LegacyFiles {
         return crc ^ 0xFFFF_FFFF
     }
 
-    private struct HistoryHeader: Decodable { var formatVersion: Int; var revision: Int }
+    private struct HistoryHeader: Decodable {
+        var formatVersion: Int
+        var revision: Int
+    }
 
     /// A line after the base: steps made or moved, steps removed, the current step, and the
     /// path redo follows.
@@ -206,11 +242,17 @@ enum LegacyFiles {
         guard lines.count >= 2, let header = try? JSONDecoder().decode(HistoryHeader.self, from: Data(lines[0])) else {
             throw Problem(reason: "it has no header")
         }
-        guard header.formatVersion <= formatVersion else { throw Problem(reason: "it has format version \(header.formatVersion)") }
+        guard header.formatVersion <= formatVersion else {
+            throw Problem(reason: "it has format version \(header.formatVersion)")
+        }
         // Version 1 is the header and the history; version 2 continues with changes.
         let base = header.formatVersion == 1 ? Data(lines[1...].joined(separator: [0x0A])) : Data(lines[1])
         var history: UndoHistory<TODOCommand>
-        do { history = try UndoHistory(encoded: base) } catch { throw Problem(reason: error.description) }
+        do {
+            history = try UndoHistory(encoded: base)
+        } catch {
+            throw Problem(reason: error.description)
+        }
         let changes = header.formatVersion == 1 ? [] : framedLines(Data(lines[2...].joined(separator: [0x0A])))
         guard !changes.isEmpty else { return (history, header.revision) }
         // The tree as steps by id, each with its parent, which the changes apply to: the path
@@ -232,12 +274,15 @@ enum LegacyFiles {
                 break
             }
             guard let change = try? JSONDecoder().decode(HistoryChange.self, from: payload), change.revision > revision,
-                  change.steps.allSatisfy({ $0.step.id != nil }) else {
+                change.steps.allSatisfy({ $0.step.id != nil })
+            else {
                 throw Problem(reason: "change \(index + 1) cannot be read")
             }
             change.removed.forEach { steps[$0] = nil }
             change.steps.forEach { steps[$0.step.id!] = $0 }
-            (current, redoPath, revision) = (change.current, change.redo, change.revision)
+            current = change.current
+            redoPath = change.redo
+            revision = change.revision
             guard ([current].compactMap { $0 } + redoPath).allSatisfy({ steps[$0] != nil }) else {
                 throw Problem(reason: "change \(index + 1) names a step the history does not have")
             }
@@ -252,8 +297,13 @@ enum LegacyFiles {
         }
         let branches = steps.keys.sorted().filter { !onPath.contains($0) }.map { id in
             // A step whose parent was trimmed hangs at the start.
-            UndoHistory<TODOCommand>.BranchStep(parent: steps[id]!.parent.flatMap { steps[$0] == nil ? nil : $0 }, step: steps[id]!.step)
+            UndoHistory<TODOCommand>.BranchStep(
+                parent: steps[id]!.parent.flatMap { steps[$0] == nil ? nil : $0 }, step: steps[id]!.step)
         }
-        return (UndoHistory(undoSteps: undo, redoSteps: redoPath.reversed().compactMap { steps[$0]?.step }, branches: branches), revision)
+        return (
+            UndoHistory(
+                undoSteps: undo, redoSteps: redoPath.reversed().compactMap { steps[$0]?.step }, branches: branches),
+            revision
+        )
     }
 }

@@ -16,7 +16,8 @@ final class SQLiteConnection {
         let flags = SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0)
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let error = SQLiteError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
+            let error = SQLiteError(
+                code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
             sqlite3_close_v2(handle)
             throw error
         }
@@ -49,6 +50,11 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// The row id of the row the last `INSERT` on this connection added.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
     /// Runs one statement and calls `body` with each row it returns.
     func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (Row) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)
@@ -58,12 +64,14 @@ final class SQLiteConnection {
         }
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
-            let code = switch value {
-            case .integer(let number): sqlite3_bind_int64(statement, position, number)
-            case .real(let number): sqlite3_bind_double(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, Int32(text.utf8.count), csqlite_transient())
-            case .null: sqlite3_bind_null(statement, position)
-            }
+            let code =
+                switch value {
+                case .integer(let number): sqlite3_bind_int64(statement, position, number)
+                case .real(let number): sqlite3_bind_double(statement, position, number)
+                case .text(let text):
+                    sqlite3_bind_text(statement, position, text, Int32(text.utf8.count), csqlite_transient())
+                case .null: sqlite3_bind_null(statement, position)
+                }
             guard code == SQLITE_OK else { throw error(code) }
         }
         while true {
@@ -75,7 +83,9 @@ final class SQLiteConnection {
     }
 
     /// The first row `sql` returns, read by `read`; `nil` when it returns none.
-    func firstRow<Value>(_ sql: String, _ values: [SQLiteValue] = [], _ read: (Row) -> Value) throws(SQLiteError) -> Value? {
+    func firstRow<Value>(
+        _ sql: String, _ values: [SQLiteValue] = [], _ read: (Row) -> Value
+    ) throws(SQLiteError) -> Value? {
         var value: Value?
         try forEachRow(sql, values) { row in
             if value == nil { value = read(row) }
@@ -115,7 +125,9 @@ final class SQLiteConnection {
 
         /// The column's text as bytes, valid until the row moves on.
         func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
-            guard let bytes = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+            guard let bytes = sqlite3_column_text(statement, column) else {
+                return UnsafeBufferPointer(start: nil, count: 0)
+            }
             return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
         }
     }

@@ -48,6 +48,45 @@ extension TODODatabase {
             started REAL NOT NULL             -- seconds since 1970
         );
         """,
+        // 3: the history as one timeline of steps, each change in columns (see
+        // TODODatabase+History.swift), and who made each. The tree of version 2, whose steps
+        // were JSON, cannot become a timeline (it does not say in which order its steps were
+        // made, nor who made them): it is dropped, and opening says so once.
+        """
+        DROP TABLE step;
+        ALTER TABLE list_state DROP COLUMN history_revision;
+        ALTER TABLE list_state DROP COLUMN current_step;
+        ALTER TABLE origin ADD COLUMN person TEXT;     -- who the process worked for
+        CREATE TABLE step (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,      -- the step's number: never used again
+            kind TEXT NOT NULL CHECK (kind = 'edit' OR kind = 'undo' OR kind = 'redo' OR kind = 'goto'),
+            target INTEGER,                   -- undo, redo: the edit step; goto: the step gone to (0: the start)
+            name TEXT NOT NULL,               -- the edit's name, as undo shows it
+            person TEXT NOT NULL,             -- who made it
+            origin TEXT NOT NULL,             -- the process that made it
+            made_at INTEGER NOT NULL,         -- seconds since 1970, of its newest change
+            revision INTEGER NOT NULL         -- the list's revision after its newest change
+        );
+        CREATE TABLE step_change (
+            revision INTEGER NOT NULL,        -- the revision of the list it made
+            number INTEGER NOT NULL,          -- its place among that revision's changes
+            step INTEGER NOT NULL,            -- the step it belongs to
+            op TEXT NOT NULL CHECK (op = 'insert' OR op = 'remove' OR op = 'replace' OR op = 'move'),
+            item TEXT NOT NULL,               -- the item's UUID
+            position INTEGER NOT NULL,        -- where the item was (insert: where it went)
+            destination INTEGER,              -- move: where it went
+            title TEXT,                       -- insert, replace: the item after
+            detail TEXT,
+            is_done INTEGER,
+            priority TEXT,
+            old_title TEXT,                   -- remove, replace: the item before
+            old_detail TEXT,
+            old_is_done INTEGER,
+            old_priority TEXT,
+            -- A step's changes together: trimming a big step deletes one range, and no index.
+            PRIMARY KEY (step, revision, number)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this `todo` writes: the number of migrations.
@@ -77,7 +116,9 @@ extension TODODatabase {
             guard creating || legacy != nil else { throw .unreadable(path: path, reason: "there is no such file") }
             try createDirectory()
         }
-        let connection = try run(writing: !exists) { () throws(SQLiteError) in try SQLiteConnection(path: path, creating: !exists) }
+        let connection = try run(writing: !exists) { () throws(SQLiteError) in
+            try SQLiteConnection(path: path, creating: !exists)
+        }
         connection.setBusyTimeout(milliseconds: Int32(clamping: store.options.lockTimeout.wholeMilliseconds))
         let (application, version) = try run { () throws(SQLiteError) in
             // FULL: a reported line is on disk. Debian builds SQLite to overwrite every freed page
@@ -85,7 +126,10 @@ extension TODODatabase {
             try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = FAST")
             let isEmpty = try connection.integer("SELECT count(*) FROM sqlite_schema") == 0
             let application = try connection.integer("PRAGMA application_id") ?? 0
-            return (isEmpty && application == 0 ? Self.applicationID : application, try connection.integer("PRAGMA user_version") ?? 0)
+            return (
+                isEmpty && application == 0 ? Self.applicationID : application,
+                try connection.integer("PRAGMA user_version") ?? 0
+            )
         }
         guard application == Self.applicationID else {
             throw .foreign(path: path, reason: "it is the SQLite database of another program")
@@ -104,12 +148,15 @@ extension TODODatabase {
                     do {
                         try upgrade(connection, importing: legacy)
                         break
-                    } catch where error.isLocked && ContinuousClock.now < deadline {
+                    } catch  where error.isLocked && ContinuousClock.now < deadline {
                         Thread.sleep(forTimeInterval: 0.01)
                     }
                 }
-            } else if LegacyFiles.exist(at: store.legacyURL), try run({ () throws(SQLiteError) in
-                try connection.firstRow("SELECT imported_from FROM list_state") { $0.text(0) } }) == store.legacyURL.path {
+            } else if LegacyFiles.exist(at: store.legacyURL),
+                try run({ () throws(SQLiteError) in
+                    try connection.firstRow("SELECT imported_from FROM list_state") { $0.text(0) }
+                }) == store.legacyURL.path
+            {
                 // A crash after the import's commit and before the old files were renamed.
                 LegacyFiles.markImported(at: store.legacyURL, keepingLinesAt: store.linesURL)
             }
@@ -122,20 +169,28 @@ extension TODODatabase {
 
     /// Runs the migrations the database lacks, and the import of old files into a new one, in
     /// one transaction; then renames the old files.
-    private func upgrade(_ connection: SQLiteConnection, importing legacy: LegacyFiles.Contents?) throws(TODOStoreError) {
+    private func upgrade(_ connection: SQLiteConnection, importing legacy: LegacyFiles.Contents?) throws(TODOStoreError)
+    {
         // WAL lets readers read while a writer writes; the mode is kept in the file, and
         // cannot be set inside a transaction.
         try run(writing: true) { () throws(SQLiteError) in try connection.executeScript("PRAGMA journal_mode = WAL") }
         var versionBefore = 0
+        var droppedSteps = 0
         var imported = false
         try write { () throws(TODOStoreError) in
             // Read again under the lock: another process may have just done it.
-            versionBefore = Int(try run { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") } ?? 0)
+            versionBefore = Int(
+                try run { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") } ?? 0)
+            if versionBefore == 2 {
+                droppedSteps = Int(
+                    try run { () throws(SQLiteError) in try connection.integer("SELECT count(*) FROM step") } ?? 0)
+            }
             try run(writing: true) { () throws(SQLiteError) in
                 for script in Self.migrations[versionBefore...] {
                     try connection.executeScript(script)
                 }
-                try connection.executeScript("PRAGMA application_id = \(Self.applicationID); PRAGMA user_version = \(Self.schemaVersion)")
+                try connection.executeScript(
+                    "PRAGMA application_id = \(Self.applicationID); PRAGMA user_version = \(Self.schemaVersion)")
             }
             if versionBefore == 0, let legacy {
                 try importLegacy(legacy)
@@ -145,11 +200,24 @@ extension TODODatabase {
         if imported, let legacy {
             LegacyFiles.markImported(at: store.legacyURL, keepingLinesAt: store.linesURL)
             let steps = legacy.history.map { $0.undoSteps.count + $0.redoSteps.count + $0.branches.count } ?? 0
-            notices.append("imported \(store.legacyURL.path) (\(legacy.list.count == 1 ? "1 item" : "\(legacy.list.count) items"), "
-                + "\(steps == 1 ? "1 undo step" : "\(steps) undo steps")) into \(path); the old files end in .imported now")
+            let items = legacy.list.count == 1 ? "1 item" : "\(legacy.list.count) items"
+            var message = "imported \(store.legacyURL.path) (\(items)) into \(path); the old files end in .imported now"
+            if steps > 0 {
+                message += "; their \(steps == 1 ? "1 undo step was" : "\(steps) undo steps were") not imported"
+            }
+            notices.append(message)
             notices += legacy.problems.map { "\(store.legacyURL.path): \($0)" }
         } else if versionBefore > 0 && versionBefore < Self.schemaVersion {
             notices.append("upgraded \(path) from version \(versionBefore) to \(Self.schemaVersion)")
+        }
+        if droppedSteps > 0 {
+            let steps =
+                droppedSteps == 1
+                ? "undo step from an earlier todo was" : "\(droppedSteps) undo steps from an earlier todo were"
+            let they = droppedSteps == 1 ? "it was" : "they were"
+            notices.append(
+                "the list is kept; its \(steps) dropped: \(they) saved as a tree that does not say who made "
+                    + "each step or when, which the history now shows")
         }
     }
 
@@ -158,17 +226,16 @@ extension TODODatabase {
         try commit(legacy.list.items.enumerated().map { .init(change: .insert($1, at: $0), itemID: nil) })
         try run(writing: true) { () throws(SQLiteError) in
             try connection?.execute(
-                "UPDATE list_state SET revision = ?, history_revision = ?, imported_from = ?",
-                [.int(legacy.revision), .int(legacy.revision), .text(store.legacyURL.path)])
-        }
-        if let history = legacy.history {
-            try insertHistory(history)
+                "UPDATE list_state SET revision = ?, imported_from = ?",
+                [.int(legacy.revision), .text(store.legacyURL.path)])
         }
     }
 
     private func createDirectory() throws(TODOStoreError) {
         let directory = store.fileURL.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
             throw .unwritable(path: path, reason: "cannot create the directory \(directory.path)")
         }
     }

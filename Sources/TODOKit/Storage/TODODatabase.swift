@@ -21,15 +21,19 @@ import Foundation
 public final class TODODatabase {
     /// The file and the options.
     public let store: TODOStore
-    /// This process's name in the database: the `changed_by` and `made_by` of what it writes,
+    /// This process's name in the database: the `changed_by` and `origin` of what it writes,
     /// which tells its changes from other processes'.
     public let origin = UUID().uuidString
+    /// The person this process works for (`todo --as NAME`, by default the login name): who
+    /// the list's history says made each step, and whose steps a session undoes.
+    public var person = TODODatabase.defaultPerson(environment: ProcessInfo.processInfo.environment)
     /// The list's revision as this process last read or wrote it: how many changes made it.
     public private(set) var revision = 0
     /// What opening the database had to say: an import of old files, an upgrade.
     public internal(set) var notices: [String] = []
     /// The items other processes changed, as the last ``refresh()`` that found a change read
-    /// them, and who changed each: `another todo (pid 4242)`. Removed items have no row to tell.
+    /// them, and who changed each: `bob`, or `you (alice) in another todo`. A removed item is
+    /// named by the history's step that removed it, if the history is kept.
     public private(set) var changedElsewhere: [TODOItem.ID: String] = [:]
 
     var connection: SQLiteConnection?
@@ -68,14 +72,17 @@ public final class TODODatabase {
         }
         let version = try run { () throws(SQLiteError) in try connection.integer("PRAGMA data_version") }
         if isLoaded && version == dataVersion { return .unchanged }
-        let read = try reading { () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
+        let read = try reading {
+            () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
             let revision = try readRevision()
-            return isLoaded && revision == self.revision ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
+            return isLoaded && revision == self.revision
+                ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
         }
         dataVersion = version
         defer { isLoaded = true }
         guard let read else { return .unchanged }
-        (revision, changedElsewhere) = (read.revision, read.elsewhere)
+        revision = read.revision
+        changedElsewhere = read.elsewhere
         return isLoaded ? .changed(read.list) : .loaded(read.list)
     }
 
@@ -90,10 +97,17 @@ public final class TODODatabase {
         let connection = try opened(creating: true)
         try run(writing: true) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
         isWriting = true
-        defer { (isWriting, revisionBeforeCommit) = (false, nil) }
+        defer {
+            isWriting = false
+            revisionBeforeCommit = nil
+        }
         do throws(TODOStoreError) {
             try body()
-            do { try store.beforeCommit() } catch { throw TODOStoreError.unwritable(path: path, reason: "\(error)") }
+            do {
+                try store.beforeCommit()
+            } catch {
+                throw TODOStoreError.unwritable(path: path, reason: "\(error)")
+            }
             try run(writing: true) { () throws(SQLiteError) in try connection.execute("COMMIT") }
         } catch {
             _ = try? connection.execute("ROLLBACK")
@@ -115,8 +129,8 @@ public final class TODODatabase {
             if !originIsRecorded {
                 // Who changed what, for people and for undo that tells sessions apart.
                 try connection.execute(
-                    "INSERT OR IGNORE INTO origin (id, pid, started) VALUES (?, ?, ?)",
-                    [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970)])
+                    "INSERT OR IGNORE INTO origin (id, pid, started, person) VALUES (?, ?, ?, ?)",
+                    [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970), .text(person)])
             }
             for change in changes {
                 try write(change, revision: next, on: connection)
@@ -130,12 +144,19 @@ public final class TODODatabase {
 
     /// One change as SQL, positions shifted by hand. Every statement that finds an item checks
     /// its identity too, and an insertion its position.
-    private func write(_ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection) throws(SQLiteError) {
+    private func write(
+        _ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection
+    ) throws(SQLiteError) {
         let id = identified.itemID?.uuidString ?? ""
         // The number of items, from the position index (positions run 0, 1, 2, …).
-        func count() throws(SQLiteError) -> Int { Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0) }
+        func count() throws(SQLiteError) -> Int {
+            Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0)
+        }
         func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
-            guard changed == 1 else { throw SQLiteError(code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed") }
+            guard changed == 1 else {
+                throw SQLiteError(
+                    code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
+            }
         }
         let stamp: [SQLiteValue] = [.int(revision), .text(origin)]
         func fields(_ item: TODOItem) -> [SQLiteValue] {
@@ -145,25 +166,33 @@ public final class TODODatabase {
         case .insert(let item, let position):
             let count = try count()
             try expectItem(position >= 0 && position <= count ? 1 : 0, at: position)
-            if position < count { try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)]) }
-            try connection.execute("""
+            if position < count {
+                try connection.execute("UPDATE item SET position = position + 1 WHERE position >= ?", [.int(position)])
+            }
+            try connection.execute(
+                """
                 INSERT INTO item (title, detail, is_done, priority, changed_in, changed_by, id, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, fields(item) + [.text(item.id.uuidString), .int(position)])
         case .remove(let position):
-            try expectItem(try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]), at: position)
+            try expectItem(
+                try connection.execute("DELETE FROM item WHERE position = ? AND id = ?", [.int(position), .text(id)]),
+                at: position)
             try connection.execute("UPDATE item SET position = position - 1 WHERE position > ?", [.int(position)])
         case .replace(let position, let item):
             guard item.id == identified.itemID else { return try expectItem(0, at: position) }
-            try expectItem(try connection.execute("""
-                UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
-                """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
+            try expectItem(
+                try connection.execute(
+                    """
+                    UPDATE item SET title = ?, detail = ?, is_done = ?, priority = ?, changed_in = ?, changed_by = ? WHERE id = ? AND position = ?
+                    """, fields(item) + [.text(item.id.uuidString), .int(position)]), at: position)
         case .move(let source, let destination):
             // Out of the way at -1, the items in between shift by one, then into its place.
             let count = try count()
             try expectItem(destination >= 0 && destination < count ? 1 : 0, at: destination)
-            try expectItem(try connection.execute(
-                "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
-                stamp + [.int(source), .text(id)]), at: source)
+            try expectItem(
+                try connection.execute(
+                    "UPDATE item SET position = -1, changed_in = ?, changed_by = ? WHERE position = ? AND id = ?",
+                    stamp + [.int(source), .text(id)]), at: source)
             try connection.execute(
                 source < destination
                     ? "UPDATE item SET position = position - 1 WHERE position > ? AND position <= ?"
@@ -174,7 +203,8 @@ public final class TODODatabase {
     }
 
     func readRevision() throws(TODOStoreError) -> Int {
-        let revision = try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
+        let revision =
+            try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
         guard let revision, revision >= 0, revision < Int64.max else {
             throw .corrupt(path: path, reason: "the list's revision is missing or out of range")
         }
@@ -184,14 +214,51 @@ public final class TODODatabase {
     /// The items other processes changed after ``revision``, each with who changed it.
     private func readChanges() throws(TODOStoreError) -> [UUID: String] {
         var changed: [UUID: String] = [:]
+        func who(_ person: String?) -> String {
+            guard let person else {
+                return "another todo"
+            }
+            if person == self.person {
+                return "you (\(person)) in another todo"
+            }
+            return person
+        }
         try run { () throws(SQLiteError) in
-            try connection?.forEachRow("""
-                SELECT item.id, pid FROM item LEFT JOIN origin ON origin.id = changed_by WHERE changed_in > ? AND changed_by IS NOT ?
-                """, [.int(revision), .text(origin)]) { row in
-                UUID(parsingUTF8: row.bytes(0)).map { changed[$0] = "another todo" + (row.isNull(1) ? "" : " (pid \(row.integer(1)))") }
+            try connection?.forEachRow(
+                """
+                SELECT item.id, origin.person FROM item LEFT JOIN origin ON origin.id = changed_by
+                WHERE changed_in > ? AND changed_by IS NOT ?
+                """, [.int(revision), .text(origin)]
+            ) { row in
+                guard let id = UUID(parsingUTF8: row.bytes(0)) else {
+                    return
+                }
+                changed[id] = who(row.isNull(1) ? nil : row.text(1))
+            }
+            // Removed items have no row left: the history's steps say who removed them.
+            try connection?.forEachRow(
+                """
+                SELECT step_change.item, step.person FROM step JOIN step_change ON step_change.step = step.id
+                WHERE step.revision > ? AND step.origin != ? AND step_change.revision > ? AND step_change.op = 'remove'
+                """, [.int(revision), .text(origin), .int(revision)]
+            ) { row in
+                guard let id = UUID(parsingUTF8: row.bytes(0)) else {
+                    return
+                }
+                changed[id] = who(row.text(1))
             }
         }
         return changed
+    }
+
+    /// The person `todo` works for when not told (`--as`): the login name.
+    public static func defaultPerson(environment: [String: String]) -> String {
+        for variable in ["USER", "LOGNAME"] {
+            if let name = environment[variable], !name.isEmpty {
+                return name
+            }
+        }
+        return "someone"
     }
 
     /// Every item, in order; a row `todo` would never write is damage.
@@ -200,16 +267,23 @@ public final class TODODatabase {
         var items: [TODOItem] = []
         var problem: String?
         try run { () throws(SQLiteError) in
-            try connection.forEachRow("SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position") { row in
+            try connection.forEachRow(
+                "SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position"
+            ) { row in
                 let number = items.count + 1
                 guard problem == nil else { return }
                 if row.integer(0) != items.count {
                     problem = "the items' positions skip or repeat at item \(number)"
                 } else if let id = UUID(parsingUTF8: row.bytes(1)) {
-                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4)) else {
-                        return problem = "item \(number) has a priority or done state todo never writes"
+                    guard let priority = TODOItem.Priority(rawValue: row.text(5)), [0, 1].contains(row.integer(4))
+                    else {
+                        problem = "item \(number) has a priority or done state todo never writes"
+                        return
                     }
-                    items.append(TODOItem(id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1, priority: priority))
+                    items.append(
+                        TODOItem(
+                            id: id, title: row.text(2), detail: row.text(3), isDone: row.integer(4) == 1,
+                            priority: priority))
                 } else {
                     problem = "item \(number) has the id \"\(row.text(1))\", which is not a UUID"
                 }
@@ -238,7 +312,9 @@ public final class TODODatabase {
             case SQLITE_BUSY, SQLITE_LOCKED: throw .locked(path: path, timeout: store.options.lockTimeout)
             case SQLITE_NOTADB: throw .foreign(path: path, reason: error.message)
             case SQLITE_CORRUPT: throw .corrupt(path: path, reason: error.message)
-            default: throw writing ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
+            default:
+                throw writing
+                    ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
             }
         }
     }

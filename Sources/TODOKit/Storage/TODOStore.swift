@@ -33,7 +33,8 @@ public struct TODOStore: Sendable {
     }
 
     init(fileURL: URL, options: Options = Options(), beforeCommit: @escaping @Sendable () throws -> Void) {
-        self.fileURL = fileURL.pathExtension == "json" ? fileURL.deletingPathExtension().appendingPathExtension("db") : fileURL
+        self.fileURL =
+            fileURL.pathExtension == "json" ? fileURL.deletingPathExtension().appendingPathExtension("db") : fileURL
         self.options = options
         self.beforeCommit = beforeCommit
     }

@@ -49,24 +49,9 @@ extension REPL {
         case .redo(let steps, let anyway):
             try undo(steps, redo: true, anyway: anyway)
         case .drop(let redo):
-            guard let name = try session.dropStep(redo: redo) else { return say(redo ? "Nothing to redo" : "Nothing to undo") }
-            say(redo ? "Dropped \(name) from redo: it will not be redone" : "Dropped \(name): its change stays, and undo goes on before it")
+            try drop(redo: redo)
         case .goto(let number):
-            let at = " at " + Self.timestamp(session.clock(), in: timeZone).suffix(5)
-            let moved = if let shared {
-                try shared.go(toStep: number, session, origin: "your goto \(number)" + at)
-            } else {
-                try session.go(toStep: number)
-            }
-            let place = number == 0 ? "At the start" : "At step \(number)"
-            if let moved {
-                let counts = [moved.undone > 0 ? "undid \(moved.undone)" : nil, moved.redone > 0 ? "redid \(moved.redone)" : nil]
-                say("\(place) (\(counts.compactMap { $0 }.joined(separator: ", "))):")
-                // A jump can change any item: show the list it leads to.
-                session.list.lines.forEach(say)
-            } else {
-                say("\(place) already")
-            }
+            try goto(number)
         case .begin(let name):
             session.beginGroup(named: name)
             say(name.map { "Group \"\($0)\" started; type end to finish it" } ?? "Group started; type end to finish it")
@@ -113,7 +98,8 @@ extension REPL {
             fail("cannot import \(path): \((error as? TODOListFile.ReadError)?.reason ?? "it cannot be read")")
             return false
         }
-        let added = try session.addItems(file.items, named: "Import \(Self.quoted(URL(fileURLWithPath: path).lastPathComponent))")
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let added = try session.addItems(file.items, named: "Import \(Self.quoted(name))")
         let skipped = file.items.count - added
         say("Imported \(Self.counted(added)) from \(path)" + (skipped > 0 ? " (\(skipped) already in the list)" : ""))
         return true
@@ -126,9 +112,27 @@ extension REPL {
     /// line did, not what the list holds: a removal loses it, unless an insertion (an undo)
     /// brings the same item back.
     private func shownPosition(_ number: Int) throws(EditingSessionError) -> Int {
-        guard let start = lineStart else { return number - 1 }
-        guard number >= 1, number <= start.count else { throw .noSuchItem(position: number - 1, count: start.count) }
-        var position: Int? = number - 1
+        guard let start = lineStart else {
+            return number - 1
+        }
+        var startPosition = number - 1
+        if let shown = shownItems {
+            // The list changed underneath since the person saw it: the number is the item
+            // they saw, wherever it is now, if it is still there.
+            guard number >= 1, number <= shown.count else {
+                throw .notInListAsShown(number: number, count: shown.count)
+            }
+            guard let position = shown[number - 1].position else {
+                let gone = session.outsideChanges[shown[number - 1].id]
+                throw .goneElsewhere(number: number, title: gone?.title ?? "", by: gone?.origin ?? "another todo")
+            }
+            startPosition = position
+        } else {
+            guard number >= 1, number <= start.count else {
+                throw .noSuchItem(position: number - 1, count: start.count)
+            }
+        }
+        var position: Int? = startPosition
         var removed: UUID?
         for identified in session.appliedChanges[start.changes...] {
             switch (identified.change, position) {
@@ -138,7 +142,8 @@ extension REPL {
                 if item.id == removed { position = at }
             case (.remove(let at), let current?):
                 if at == current {
-                    (position, removed) = (nil, identified.itemID)
+                    position = nil
+                    removed = identified.itemID
                 } else if at < current {
                     position = current - 1
                 }
@@ -157,7 +162,7 @@ extension REPL {
         return position
     }
 
-    private func report(_ changed: Bool, at position: Int) {
+    func report(_ changed: Bool, at position: Int) {
         let line = session.list.line(at: position)
         say(changed ? line : "\(line)  (unchanged)")
     }
@@ -169,57 +174,12 @@ extension REPL {
             return
         }
         titles.dropLast().forEach(say)
-        say(last + before.changes(to: session.list))
+        var changes = before.changes(to: session.list)
+        if changes.isEmpty && titles.count == 1 && before == session.list {
+            changes = " (nothing to change: its items are gone, or as it would leave them)"
+        }
+        say(last + changes)
         if titles.count < asked { say("(\(nothing.lowercased()) after \(titles.count) of \(asked))") }
-    }
-
-    /// Draws the history tree: one step per line, numbered for `goto`, the current step
-    /// marked `*` and the steps redo would take `>`. A chain stays in its column; a branch
-    /// (steps an edit after undo kept) is indented under the step it grew from.
-    private func printHistory() {
-        // A session that undoes only its own steps shows the list's shared history, with the
-        // line's changes it does not hold yet in progress.
-        let steps = (shared?.session ?? session).historySteps
-        let inProgress = shared.map { $0.mirrored < session.appliedChanges.count } ?? true ? session.history.inProgress : nil
-        guard !steps.isEmpty || inProgress != nil else {
-            say("No history yet: every change you make is a step here")
-            return
-        }
-        say("History (* current step, > redo path; goto <step> moves anywhere, goto 0 to the start):")
-        let atStart = !steps.contains { $0.isCurrent }
-        say("\(atStart && inProgress == nil ? "*" : " ")    0  \(String(repeating: " ", count: 16))  (start)")
-        for (step, column) in zip(steps, Self.columns(of: steps)) {
-            let marker = step.isCurrent && inProgress == nil ? "*" : step.isOnRedoPath ? ">" : " "
-            let date = step.date.map { Self.timestamp($0, in: timeZone) } ?? String(repeating: "-", count: 16)
-            let number = String(step.number)
-            say("\(marker) \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(date)  "
-                + String(repeating: "| ", count: column) + step.name)
-        }
-        if let inProgress { say("*       \(Self.timestamp(inProgress.date, in: timeZone))  \(inProgress.name)  (in progress)") }
-    }
-
-    /// The column each step is drawn in: a step's newest child continues its column, older
-    /// children (the branches) start one to the right.
-    static func columns(of steps: [EditingSession.HistoryStep]) -> [Int] {
-        var columns: [Int] = []
-        // The column of the most recent step at each depth, to find each step's parent.
-        var parentColumn: [Int: Int] = [:]
-        for (index, step) in steps.enumerated() {
-            let base = step.depth == 0 ? 0 : parentColumn[step.depth - 1] ?? 0
-            // Is a later step a sibling (same depth, before any shallower step)?
-            var hasYoungerSibling = false
-            for later in steps[(index + 1)...] {
-                if later.depth < step.depth { break }
-                if later.depth == step.depth {
-                    hasYoungerSibling = true
-                    break
-                }
-            }
-            let column = hasYoungerSibling ? base + 1 : base
-            columns.append(column)
-            parentColumn[step.depth] = column
-        }
-        return columns
     }
 
     /// A step's date as the `history` command shows it: `2026-11-23 14:05` in `timeZone`.
@@ -248,11 +208,13 @@ extension REPL {
             "cannot \(command.verb.rawValue) while a group is open; type \"end\" first"
         case .noGroupOpen:
             "\"end\" without \"begin\" (usage: begin [name], then end)"
-        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep, .importedItem:
+        case .noSuchItem, .emptyTitle, .multipleLines, .controlCharacter, .removedEarlierOnTheLine, .noSuchStep,
+            .importedItem:
             "\(error) (usage: \(command.verb.usage))"
         case .changedElsewhere(_, let isUndo, _):
-            "\(error). Type \"\(isUndo ? "undo" : "redo")!\" to \(isUndo ? "undo" : "redo") it anyway, or \"drop\(isUndo ? "" : " redo")\" "
-                + "to forget that step"
+            refusal(error, isUndo: isUndo)
+        case .goneElsewhere, .stepChangedSince, .historyUnusable, .notInListAsShown:
+            "\(error)"
         }
     }
 }

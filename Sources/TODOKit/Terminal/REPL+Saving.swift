@@ -5,46 +5,51 @@ extension REPL {
     /// Returns whether every command succeeded and its changes were saved.
     func runAndSave(_ commands: [Command]) -> Bool {
         guard let database else {
-            defer { _ = session.takeChanges() }
+            defer {
+                _ = session.takeChanges()
+            }
             return runEvent(commands)
         }
         defer {
-            savedHistory.lineEnded(session)
-            shared = nil
+            steps.lineEnded(session)
+            numbersAsShown = nil
         }
         // Reading takes no lock, so that `list` on a list this process may not change works,
         // and writes nothing.
-        guard catchUp(), loadHistoryIfNeeded(for: commands) else { return false }
-        guard commands.contains(where: mayChangeList) else { return runEvent(commands) }
+        guard catchUp() else {
+            return false
+        }
+        guard commands.contains(where: mayChangeList) else {
+            return runEvent(commands)
+        }
         let outputBefore = pendingOutput.count
         var ran = false
         var succeeded = false
         do {
             try database.write { () throws(TODOStoreError) in
                 // Under the lock, the list on disk is the one this line changes.
-                guard try catchUpHoldingLock(), loadHistoryIfNeeded(for: commands) else { return }
+                guard try catchUpHoldingLock() else {
+                    return
+                }
                 ran = true
                 succeeded = runEvent(commands)
-                shared?.recordUnfollowed(session)
                 let changes = session.takeIdentifiedChanges()
-                guard !changes.isEmpty else { return }
-                try database.commit(changes)
-                if let shared, shared.isUsed {
-                    try shared.saved.save(shared.session, to: database, edited: false)
-                    // The newest row is the shared history's: the session's next step is new.
-                    savedHistory.reset(keepingSteps: 0)
-                    session.coalescingEpoch += 1
-                } else {
-                    try savedHistory.save(session, to: database, edited: commands.contains { $0.isEditOrRead && mayChangeList($0) })
+                guard !changes.isEmpty else {
+                    return
                 }
+                try database.commit(changes)
+                try steps.save(session, changes: changes, to: database)
             }
         } catch {
             if ran {
                 // Nothing of the line is on disk: nothing of it stays, nor is shown as done. (No
                 // copy of the list was kept for this: holding one would make the line's first
-                // change copy the whole list.)
+                // change copy the whole list.) The person's saved steps are undoable again.
                 session.replaceList((try? database.readList()) ?? TODOList())
-                savedHistory.reset()
+                steps.reset()
+                if ownStepsOnly {
+                    _ = try? steps.restore(into: session, from: database, timeZone: timeZone)
+                }
                 pendingOutput.removeSubrange(outputBefore...)
             }
             if error.isLocked {
@@ -62,8 +67,8 @@ extension REPL {
     func mayChangeList(_ command: Command) -> Bool {
         switch command {
         case .list, .history, .help, .begin, .end, .quit, .export, .drop: false
-        case .undo: session.undoManager.undoCount > 0
-        case .redo: session.undoManager.redoCount > 0
+        case .undo: !ownStepsOnly || session.undoManager.undoCount > 0
+        case .redo: !ownStepsOnly || session.undoManager.redoCount > 0
         case .goto, .importFile: true
         case .add, .edit, .detail, .priority, .done, .undone, .remove, .move: true
         }
@@ -78,8 +83,18 @@ extension REPL {
     /// which a scope cannot contain; it runs until a command fails.
     private func runEvent(_ commands: [Command]) -> Bool {
         lineStart = (session.list.count, session.appliedChanges.count)
+        if let shown = numbersAsShown {
+            // Another process changed the list since the person last saw it numbered: each
+            // number is the item they saw, wherever it is now.
+            var positions: [TODOItem.ID: Int] = [:]
+            for (position, item) in session.list.items.enumerated() {
+                positions[item.id] = position
+            }
+            shownItems = shown.map { ($0, positions[$0]) }
+        }
         defer {
             lineStart = nil
+            shownItems = nil
             session.endEvent()
         }
         guard commands.allSatisfy(\.isEditOrRead), commands.contains(where: mayChangeList) else {
@@ -126,19 +141,24 @@ extension REPL {
         case .loaded(let list):
             isLoaded = true
             session.replaceList(list)
+            if ownStepsOnly {
+                restoreOwnSteps()
+            }
         case .changed(let list):
             if ownStepsOnly {
                 // The session keeps its steps, which find their items wherever they are now;
                 // those on items another process changed are refused until run anyway or dropped.
-                savedHistory.reset(keepingSteps: session.openStep?.commands.count ?? 0)
                 let at = " at " + Self.timestamp(session.clock(), in: timeZone).suffix(5)
-                session.takeOutsideChanges(to: list, origins: database.changedElsewhere.mapValues { $0 + at }, otherwise: "another todo" + at)
+                if numbersAsShown == nil {
+                    numbersAsShown = session.list.items.map(\.id)
+                }
+                let origins = database.changedElsewhere.mapValues { $0 + at }
+                session.takeOutsideChanges(to: list, origins: origins, otherwise: "another todo" + at)
             } else {
-                // A one-shot's history is the saved one, read when a command needs it.
+                // A one-shot has no steps of its own.
                 session.replaceList(list)
-                savedHistory.reset()
+                steps.reset()
             }
-            shared = nil
             if reportsOutsideChanges {
                 notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(list.count))")
             }
@@ -146,24 +166,18 @@ extension REPL {
         return true
     }
 
-    /// Gives the session the saved undo history, once, if the line has a command that needs
-    /// it; a history that can't be used is dropped with a warning, never the list. A session
-    /// that undoes only its own steps reads it into a ``SharedHistory`` for the line instead:
-    /// before the lock only for `history`, which changes nothing.
-    @discardableResult
-    func loadHistoryIfNeeded(for commands: [Command]) -> Bool {
-        guard let database, savedHistory.limit > 0, ownStepsOnly ? shared == nil : !savedHistory.isLoaded,
-              commands.contains(where: { ownStepsOnly && !database.isWriting ? $0.verb == .history : $0.needsHistory })
-        else { return true }
+    /// Gives a new session the steps its person made before, to undo; a history that can't
+    /// be read is reported, never the list.
+    private func restoreOwnSteps() {
+        guard let database else {
+            return
+        }
         do {
-            let shared = ownStepsOnly ? SharedHistory(for: session, limit: savedHistory.limit) : nil
-            let problem = try (shared?.saved ?? savedHistory).load(into: shared?.session ?? session, from: database)
-            self.shared = shared
-            if let problem { notice("undo history dropped: \(problem); the list is not affected") }
-            return true
+            if let problem = try steps.restore(into: session, from: database, timeZone: timeZone) {
+                notice("your earlier steps cannot be undone: \(problem); the list is not affected")
+            }
         } catch {
-            notice("\(error)", isError: true)
-            return false
+            notice("your earlier steps cannot be undone: \(error); the list is not affected")
         }
     }
 }
@@ -178,16 +192,10 @@ extension Command {
     /// groups.
     var isEditOrRead: Bool {
         switch self {
-        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile, .list, .history, .export, .help, .quit: true
+        case .add, .edit, .detail, .priority, .done, .undone, .remove, .move, .importFile: true
+        case .list, .history, .export, .help, .quit: true
         case .undo, .redo, .drop, .goto, .begin, .end: false
         }
     }
 
-    /// Whether the command works on the undo history, which is read from the database for it.
-    var needsHistory: Bool {
-        switch self {
-        case .undo, .redo, .goto, .history: true
-        default: false
-        }
-    }
 }

@@ -31,15 +31,20 @@ public final class REPL {
 
     let console: Console
 
-    /// What the database holds of the session's undo history.
-    let savedHistory: SavedHistory
+    /// The row of each of the session's steps in the list's history, and the pieces of the
+    /// line running.
+    let steps: SessionSteps
 
-    /// Whether `undo` and `redo` take only the steps this session made (a session: `true`), or
-    /// the newest step of the list's shared history, whoever made it (a one-shot command).
+    /// Whether `undo` and `redo` take only the steps this session's person made (a session:
+    /// `true`), or the newest step of the list's history, whoever made it (a one-shot command).
     public var ownStepsOnly = true
-    /// The list's shared history, for the line running, when the session undoes only its own
-    /// steps and the line needs it.
-    var shared: SharedHistory?
+
+    /// While a line runs: the items as the person last saw them numbered, when another
+    /// process changed the list since; the line's item numbers refer to them.
+    var numbersAsShown: [TODOItem.ID]?
+    /// While a line runs, when ``numbersAsShown`` is set: each item the person saw, and where
+    /// it was when the line started (`nil`: gone).
+    var shownItems: [(id: TODOItem.ID, position: Int?)]?
 
     /// The time zone `history` shows dates in; tests fix it.
     var timeZone = TimeZone.current
@@ -65,7 +70,7 @@ public final class REPL {
         self.database = database
         self.console = console
         let limit = database?.store.options.historyLimit ?? 0
-        savedHistory = SavedHistory(limit: limit)
+        steps = SessionSteps(limit: limit)
         if limit > 0 {
             // What a session can undo is what it saves, and what the next process can undo.
             session.undoManager.levelsOfUndo = limit
@@ -170,12 +175,31 @@ public final class REPL {
         count == 1 ? "1 item" : "\(count) items"
     }
 
+    /// The person this `todo` works for: whose steps its undo takes.
+    public var person: String {
+        database?.person ?? "you"
+    }
+
     private func announce() {
-        guard let store else { return }
+        guard let store else {
+            return
+        }
         if console.isInteractive {
+            let undo: String
+            if steps.limit > 0 {
+                undo = """
+                    undo and redo take back \(person)'s own steps, those of earlier
+                    sessions too; "history" shows everyone's steps, and "goto" returns to any.
+                    """
+            } else {
+                undo = """
+                    undo and redo take back this session's
+                    steps; no history is kept with the list (TODO_HISTORY_LIMIT=0).
+                    """
+            }
             console.write("""
-                UndoKit TODO: using \(store.fileURL.path)
-                Type "help" for commands. Undo history is saved with the list.
+                UndoKit TODO: using \(store.fileURL.path), as \(person)
+                Type "help" for commands; \(undo)
 
                 """)
         } else {

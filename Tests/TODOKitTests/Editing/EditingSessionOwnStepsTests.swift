@@ -110,9 +110,9 @@ import UndoKit
         ])) { try session.redo() }
         #expect(session.list == list)
 
-        // Run anyway, the step puts its item as it recorded it: done, over Bob's priority.
+        // Run anyway, the step sets only the field it changed: done, and Bob's priority stays.
         #expect(try session.redo(anyway: true) == "Redo Mark \"Mine\" Done")
-        #expect(session.list.items[2].isDone && session.list.items[2].priority == .medium)
+        #expect(session.list.items[2].isDone && session.list.items[2].priority == .high)
 
         try session.undo()
         session.takeOutsideChanges(to: Self.elsewhere(session.list) { $0[2].detail = "theirs" }, origins: [mine.id: "Bob"], otherwise: "someone")

@@ -144,7 +144,7 @@ import TODOKit
                 "\(titles.count) items on disk, \(reported.count) reported")
         #expect(contents.revision == titles.count)
         // The undo history came with every change: its newest step is the newest item.
-        #expect(try TODOStore(fileURL: file).savedStepNames().undo.last == titles.last.map { "Add \"\($0)\"" })
+        #expect(try TODOStore(fileURL: file).savedStepTitles().last == titles.last.map { "Add \"\($0)\"" })
 
         // And the next process carries on from there.
         guard let next = try TodoExecutableTests.run(["--file", file.path, "add", "after the kill"], input: "") else { return }

@@ -51,23 +51,29 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db")
         guard let session = try Self.sessionThatAddedAnItem(file) else { return }
-        let edit = try Self.oneShot(file, "edit", "3", "from session A, edited by B")
+        _ = try Self.oneShot(file, "--as", "bob", "edit", "3", "from session A, edited by B")
         let before = try TODOStore(fileURL: file).load()
         session.type("undo\r")
         #expect(Terminal.answered(session, "to forget that step"), "\(session.screen.debugDescription)")
         let refusal = try #require(session.screen.split(whereSeparator: \.isNewline).last { $0.hasPrefix("error: ") }.map(String.init))
         #expect(refusal.wholeMatch(of: try Regex(
-            #"error: cannot undo Add "from session A": item 3 "from session A, edited by B" was edited by another todo \(pid \#(edit.pid)\) at \d\d:\d\d; "#
-                + #"nothing changed. Type "undo!" to undo it anyway, or "drop" to forget that step\r?"#)) != nil, "\(refusal)")
+            #"error: cannot undo Add "from session A": item 3 "from session A, edited by B" was edited by bob at \d\d:\d\d; "#
+                + #"nothing changed. Type "undo!" to undo it anyway, over those changes \(only the fields the step changed\), "#
+                + #"or "drop" to forget that step\r?"#)) != nil, "\(refusal)")
         #expect(try TODOStore(fileURL: file).load() == before, "nothing changed: the list and its revision")
 
         session.type("undo!\r")
         #expect(Terminal.answered(session, "Undo Add \"from session A\" (item 3 is gone)"))
         #expect(try Terminal.titles(file) == ["one", "two"])
-        // A one-shot has no steps of its own: its undo takes the newest of the list, the
-        // session's undo.
-        #expect(try Self.oneShot(file, "undo").outputLines == ["Undo Undo Add \"from session A\" (item 3 is back)"])
-        #expect(try Terminal.titles(file) == ["one", "two", "from session A, edited by B"])
+        // A one-shot's undo takes the newest edit of the list, bob's, whose item the session's
+        // undo removed: refused, saying who and when, and nothing changes.
+        let undo = try TodoProcess(["--file", file.path, "--as", "bob", "undo"])
+        #expect(undo.finish() == 1)
+        let error = try #require(undo.errorLines.last)
+        #expect(error.wholeMatch(of: try Regex(
+            #"error: cannot undo step 4 Edit "from session A, edited by B" \(you \(bob\)\): "from session A, edited by B" was removed since, "#
+                + #"by someone at \d\d:\d\d \(step 5\); nothing changed"#)) != nil, "\(error)")
+        #expect(try Terminal.titles(file) == ["one", "two"])
         session.type("\u{04}")
         #expect(session.waitForExit() == 0)
     }
@@ -99,9 +105,37 @@ import Testing
         #expect(second.finish() == 0)
         #expect(second.outputLines == ["2. [ ] c1", "Undo Add \"c1\" (item 2 is gone)", "Redo Add \"c1\" (item 2 is back)"])
         #expect(try Terminal.titles(file) == ["a1", "c1", "a2"])
-        #expect(try TODOStore(fileURL: file).savedStepNames() == (
-            undo: ["Add \"a1\"", "Add \"c1\"", "Add \"a2\""], redo: ["Undo Add \"c1\"", "Undo Add \"a2\""]))
+        #expect(try TODOStore(fileURL: file).savedStepTitles() == [
+            "Add \"a1\"", "Add \"c1\"", "Add \"a2\"", "Undo Add \"c1\"", "Undo Add \"a2\"", "Redo Add \"a2\"", "Redo Add \"c1\"",
+        ], "one timeline, every undo and redo a step of its own")
         first.type("\u{04}")
         #expect(first.waitForExit() == 0)
+    }
+
+    /// A restarted session could not undo its earlier edits while the banner said "Undo
+    /// history is saved with the list": the banner names the person, and their steps come
+    /// back with the next session on the terminal.
+    @Test func aRestartedSessionOnATerminalUndoesItsPersonsEarlierSteps() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let first = Terminal.start(file) else { return }
+        #expect(Terminal.prompted(first))
+        #expect(first.screen.contains("UndoKit TODO: using \(file.path), as someone"))
+        #expect(first.screen.contains("undo and redo take back someone's own steps, those of earlier"))
+        first.type("add Milk\r")
+        #expect(Terminal.answered(first, "1. [ ] Milk"))
+        first.type("\u{04}")
+        #expect(first.waitForExit() == 0)
+        _ = try Self.oneShot(file, "--as", "bob", "add", "Bread")
+
+        guard let second = Terminal.start(file) else { return }
+        #expect(Terminal.prompted(second))
+        second.type("undo\r")
+        #expect(Terminal.answered(second, "Undo Add \"Milk\" (item 1 is gone)"), "\(second.screen.debugDescription)")
+        second.type("undo\r")
+        #expect(Terminal.answered(second, "Nothing to undo of yours"), "bob's step is not theirs")
+        #expect(try Terminal.titles(file) == ["Bread"])
+        second.type("\u{04}")
+        #expect(second.waitForExit() == 0)
     }
 }

@@ -63,7 +63,7 @@ import Darwin
 
         // `history` dates each step; they are checked apart, the rest as it is.
         let stamp = /\ \ \d{4}-\d\d-\d\d \d\d:\d\d\ \ /
-        #expect(run.output.matches(of: stamp).count == 4)
+        #expect(run.output.matches(of: stamp).count == 6)
         #expect(run.output.replacing(stamp, with: "  ") == """
             1. [ ] Buy milk
             2. [ ] Buy eggs
@@ -76,12 +76,14 @@ import Darwin
             Redo Add "Bread" (items 2 and 3 are back)
             2. [x] Buy eggs
             Removed "Buy milk"
-            History (* current step, > redo path; goto <step> moves anywhere, goto 0 to the start):
-                 0                    (start)
-                 1  Add "Buy milk"
-                 2  Add "Bread"
-                 3  Mark "Buy eggs" Done
-            *    4  Remove "Buy milk"
+            History of the list, oldest first ("goto <step>" brings the list back to just after a step):
+               0  the start
+               1  someone  Add "Buy milk"
+               2  someone  Add "Bread"
+               3  someone  Undo Add "Bread"  (step 2)
+               4  someone  Redo Add "Bread"  (step 2)
+               5  someone  Mark "Buy eggs" Done
+               6  someone  Remove "Buy milk"
 
             """)
         #expect(run.errors == """
@@ -165,11 +167,12 @@ import Darwin
     @Test func aLineWithAFailingCommandIsNotAppliedNorSaved() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db")
-        guard let first = try Self.run(["--file", file.path], input: "add a\n") else { return }
+        guard let first = try Self.run(["--file", file.path, "--as", "bob"], input: "add a\n") else { return }
         #expect(first.status == 0)
-        guard let run = try Self.run(["--file", file.path], input: "add x; rm 99; add y\nlist\nundo\n") else { return }
+        guard let run = try Self.run(["--file", file.path, "--as", "alice"], input: "add x; rm 99; add y\nlist\nundo\n") else { return }
         #expect(run.status == 1)
-        #expect(run.output == "1. [ ] a\nNothing to undo in this session (\"history\" shows every step of the list, which \"goto\" reaches)\n", "a was added by another session")
+        #expect(run.output == "1. [ ] a\nNothing to undo of yours (\"history\" shows every step of the list, which \"goto\" reaches)\n",
+                "a was added by someone else")
         #expect(run.errors.contains("error: the line was not applied: none of its commands changed the list"))
         guard let list = try Self.run(["--file", file.path, "list"], input: "") else { return }
         #expect(list.output == "1. [ ] a\n")   // x and y never added

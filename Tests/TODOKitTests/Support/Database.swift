@@ -5,24 +5,19 @@ import UndoKit
 /// What tests look at in a database, as another process would, and the damage they do to it,
 /// as another program would.
 extension TODOStore {
-    /// The saved undo history, read by a new connection.
-    struct UnusableHistory: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    func savedHistory() throws -> UndoHistory<TODOCommand> {
+    /// The list's history, read by a new connection: each step as `history` names it
+    /// (`Undo Add "Buy milk"`), oldest first.
+    func savedStepTitles() throws -> [String] {
         let database = TODODatabase(store: self)
         _ = try database.refresh()
-        switch try database.readHistory() {
-        case .usable(let history, _): return history
-        case .unusable(let reason): throw UnusableHistory(description: reason)
-        }
+        return try database.readSteps().map(\.title)
     }
 
-    /// The names of the saved undo steps, oldest first, and of the redo steps, next first.
-    func savedStepNames() throws -> (undo: [String], redo: [String]) {
-        let history = try savedHistory()
-        return (history.undoSteps.map { $0.actionName ?? "" }, history.redoSteps.reversed().map { $0.actionName ?? "" })
+    /// The list's history, read by a new connection: every step, oldest first.
+    func savedSteps() throws -> [TODODatabase.HistoryStep] {
+        let database = TODODatabase(store: self)
+        _ = try database.refresh()
+        return try database.readSteps()
     }
 
     /// Runs `sql` on the database with a connection of its own, outside `todo`'s checks.

@@ -17,14 +17,22 @@ import Testing
     }
 
     static let run = REPLSavingTests.run
-    static let other = "another todo (pid \(getpid())) at 08:00"
-    static let nothingToRedo = "Nothing to redo in this session (\"history\" shows every step of the list, which \"goto\" reaches)"
+    /// Who changed what, as alice's session says it of bob's.
+    static let other = "bob at 08:00"
+    static let nothingToRedo = "Nothing to redo of yours (\"history\" shows every step of the list, which \"goto\" reaches)"
+    static let anywayOrDrop = "Type \"undo!\" to undo it anyway, over those changes (only the fields the step changed), "
+        + "or \"drop\" to forget that step"
 
     @Test func aStepWhoseItemTheOtherSessionEditedIsRefusedAndNothingChanges() throws {
         let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
         defer { withExtendedLifetime(directory) {} }
         _ = Self.run("add One; add Two", theirs, theirConsole)
         _ = Self.run("add From me", mine, myConsole)
+        #expect(Self.run("edit 3 From me, edited by them", theirs, theirConsole).errors == [
+            REPLSavingTests.reloadedThree,
+            "error: no item 3 in the list as you last saw it (2 items); it changed since: \"list\" shows it now; nothing changed",
+        ], "a number they never saw")
+        _ = Self.run("list", theirs, theirConsole)
         _ = Self.run("edit 3 From me, edited by them; done 3", theirs, theirConsole)
         let before = try store.load()
 
@@ -33,23 +41,24 @@ import Testing
         #expect(refused.errors == [
             REPLSavingTests.reloadedThree,
             "error: cannot undo Add \"From me\": item 3 \"From me, edited by them\" was edited and marked done by \(Self.other); "
-                + "nothing changed. Type \"undo!\" to undo it anyway, or \"drop\" to forget that step",
+                + "nothing changed. " + Self.anywayOrDrop,
         ])
         #expect(try store.load() == before, "the list and its revision")
         #expect(mine.session.list == before.list)
-        #expect(try store.savedStepNames() == (undo: ["Add \"Two\"", "Add \"From me\"", "Mark \"From me, edited by them\" Done"], redo: []))
+        #expect(try store.savedStepTitles() == ["Add \"Two\"", "Add \"From me\"", "Mark \"From me, edited by them\" Done"])
 
         #expect(Self.run("undo!", mine, myConsole) == (["Undo Add \"From me\" (item 3 is gone)"], []))
         #expect(try store.load().list.items.map(\.title) == ["One", "Two"])
-        #expect(try store.savedStepNames().undo.last == "Undo Add \"From me\"", "a step of the list's history")
+        #expect(try store.savedStepTitles().last == "Undo Add \"From me\"", "a step of the list's history")
 
-        // Their steps are on the item my undo removed: refused, and dropped.
+        // Their steps are on the item my undo removed: refused, saying who removed it, with no
+        // undo! to offer (it could do nothing); dropped, saying what became of their change.
         let theirRefusal = Self.run("undo", theirs, theirConsole).errors.last
         #expect(theirRefusal == "error: cannot undo Mark \"From me, edited by them\" Done: \"From me, edited by them\" was removed by "
-            + "another todo at 08:00; nothing changed. Type \"undo!\" to undo it anyway, or \"drop\" to forget that step",
-                "a removed item has no row to say who removed it")
+            + "alice at 08:00; nothing changed. Its item is gone, so undo can do nothing with it: type \"drop\" to forget that step")
         #expect(Self.run("drop", theirs, theirConsole).output == [
-            "Dropped Mark \"From me, edited by them\" Done: its change stays, and undo goes on before it",
+            "Dropped Mark \"From me, edited by them\" Done: undo goes on before it; since, "
+                + "\"From me, edited by them\" was removed by alice at 08:00",
         ])
         #expect(Self.run("undo", theirs, theirConsole).output == ["Undo Add \"Two\" (items 1 and 2 are gone)"], "their first line")
         #expect(try store.load().list.items.isEmpty)
@@ -65,41 +74,56 @@ import Testing
         _ = Self.run("undo", mine, myConsole)
         _ = Self.run("detail 1 2 litres", theirs, theirConsole)
         #expect(Self.run("redo", mine, myConsole).errors.last == "error: cannot redo Set Priority of \"Milk\": item 1 \"Milk\" was given "
-            + "another detail by \(Self.other); nothing changed. Type \"redo!\" to redo it anyway, or \"drop redo\" to forget that step")
+            + "another detail by \(Self.other); nothing changed. Type \"redo!\" to redo it anyway, over those changes (only the "
+            + "fields the step changed), or \"drop redo\" to forget that step")
         #expect(try store.load().list.items[0].detail == "2 litres")
         #expect(Self.run("redo!", mine, myConsole).output == ["Redo Set Priority of \"Milk\" (item 1 changed)"])
         #expect(try store.load().list.items == mine.session.list.items)
-        #expect(mine.session.list.items[0].isDone && mine.session.list.items[0].detail == "", "over their detail, as recorded")
+        let milk = mine.session.list.items[0]
+        #expect(milk.isDone && milk.priority == .high && milk.detail == "2 litres", "only the fields the step changed: their detail stays")
         _ = Self.run("undo", mine, myConsole)
         _ = Self.run("edit 1 Oat milk", theirs, theirConsole)
         #expect(Self.run("drop redo", mine, myConsole).output == ["Dropped Set Priority of \"Milk\" from redo: it will not be redone"])
         #expect(Self.run("redo", mine, myConsole).output == [Self.nothingToRedo])
     }
 
-    /// `history` shows the list's steps, everyone's; `goto` moves through them, and a session's
-    /// own steps on items the goto changed are refused, like any change from elsewhere.
+    /// `history` shows the list's steps, everyone's, who made each, in the order made; `goto`
+    /// brings the list back to just after a step, as a step of its own, and a session's own
+    /// steps on items the goto changed are refused, like any change from elsewhere.
     @Test func historyAndGotoAreTheListsSharedHistory() throws {
         let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
         defer { withExtendedLifetime(directory) {} }
         _ = Self.run("add a", mine, myConsole)
         _ = Self.run("add b", theirs, theirConsole)
         _ = Self.run("add c", mine, myConsole)
-        #expect(Self.run("history", theirs, theirConsole).output.dropFirst(2).map { String($0.dropFirst(26)) }
-            == ["Add \"a\"", "Add \"b\"", "Add \"c\""])
-        #expect(Self.run("goto 1", mine, myConsole).output == ["At step 1 (undid 2):", "1. [ ] a"])
+        #expect(Self.run("history", theirs, theirConsole).output == [
+            "History of the list, oldest first (\"goto <step>\" brings the list back to just after a step):",
+            "   0  the start",
+            "   1  2027-01-15 08:00  alice  Add \"a\"",
+            "   2  2027-01-15 08:00  bob    Add \"b\"",
+            "   3  2027-01-15 08:00  alice  Add \"c\"",
+        ])
+        #expect(Self.run("goto 1", mine, myConsole).output == ["At step 1 (reverted what 2 steps changed since) (items 2 and 3 are gone)", "1. [ ] a"])
         #expect(try store.load().list.items.map(\.title) == ["a"])
         #expect(Self.run("undo", mine, myConsole).errors == ["error: cannot undo Add \"c\": \"c\" was removed by your goto 1 at 08:00; "
-            + "nothing changed. Type \"undo!\" to undo it anyway, or \"drop\" to forget that step"])
+            + "nothing changed. Its item is gone, so undo can do nothing with it: type \"drop\" to forget that step"])
         #expect(Self.run("drop; undo", mine, myConsole).output == [
-            "Dropped Add \"c\": its change stays, and undo goes on before it", "Undo Add \"a\" (item 1 is gone)",
+            "Dropped Add \"c\": undo goes on before it; since, \"c\" was removed by your goto 1 at 08:00", "Undo Add \"a\" (item 1 is gone)",
         ])
         #expect(try store.load().list.items.isEmpty, "an undo a drop made possible is saved")
-        #expect(try store.savedStepNames() == (undo: [], redo: ["Add \"a\"", "Add \"b\"", "Add \"c\""]),
-                "my undo of a was a move back over its step, the current one after the goto")
-        #expect(Self.run("goto 3", theirs, theirConsole).output == ["At step 3 (redid 3):", "1. [ ] a", "2. [ ] b", "3. [ ] c"])
+        #expect(try store.savedStepTitles() == ["Add \"a\"", "Add \"b\"", "Add \"c\"", "Go to step 1", "Undo Add \"a\""])
+        #expect(Self.run("goto 3", theirs, theirConsole).output == [
+            "At step 3 (reverted what 2 steps changed since) (items 1, 2 and 3 are back)", "1. [ ] a", "2. [ ] b", "3. [ ] c",
+        ])
         let history = Self.run("history", mine, myConsole).output
-        #expect(history.dropFirst(2).map { String($0.prefix(1)) + " " + String($0.dropFirst(26)) }
-            == ["  Add \"a\"", "  Add \"b\"", "* Add \"c\""])
+        #expect(Array(history.dropFirst(2)) == [
+            "   1  2027-01-15 08:00  alice  Add \"a\"  (undone by step 5)",
+            "   2  2027-01-15 08:00  bob    Add \"b\"",
+            "   3  2027-01-15 08:00  alice  Add \"c\"",
+            "   4  2027-01-15 08:00  alice  Go to step 1",
+            "   5  2027-01-15 08:00  alice  Undo Add \"a\"  (step 1)",
+            "   6  2027-01-15 08:00  bob    Go to step 3",
+        ])
         #expect(try store.load().list.items.map(\.title) == ["a", "b", "c"])
     }
 }

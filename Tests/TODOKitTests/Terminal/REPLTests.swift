@@ -141,7 +141,8 @@ import Testing
         for verb in Command.Verb.allCases {
             #expect(help.contains("  \(verb.usage) "))
         }
-        #expect(help.contains("with its undo history"))
+        #expect(help.contains("with its history"))
+        #expect(help.contains("undo and redo take only your own steps"), "whose undo is whose")
         #expect(help.contains("TODO_HISTORY_LIMIT"))
         // The rule `theExitStatusSaysHowTheRunEnded` checks.
         #expect(help.contains("Exit status: 0 when all went well; 1 when a command failed or its change could not"))
@@ -330,10 +331,12 @@ import Testing
         let store = TODOStore(fileURL: directory.file("todo.db"))
         let console = ScriptedConsole(["add Buy milk", "begin", "add Buy eggs", "end"], isInteractive: true)
         let repl = REPL(session: EditingSession(), store: store, console: console.console)
+        repl.database?.person = "alice"
         #expect(repl.run() == 0)
         #expect(console.output == """
-            UndoKit TODO: using \(store.fileURL.path)
-            Type "help" for commands. Undo history is saved with the list.
+            UndoKit TODO: using \(store.fileURL.path), as alice
+            Type "help" for commands; undo and redo take back alice's own steps, those of earlier
+            sessions too; "history" shows everyone's steps, and "goto" returns to any.
             todo (0 items)> 1. [ ] Buy milk
             todo (1 item)> Group started; type end to finish it
             todo (1 item, group open)> 2. [ ] Buy eggs
