@@ -32,7 +32,7 @@ extension UndoManager {
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
-            branches.append(UndoHistory.BranchStep(parent: step.parent.map { UndoTree.NodeID(rawValue: $0.rawValue) }, step: group))
+            branches.append(UndoHistory.BranchStep(parent: step.parent, step: group))
         }
         return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark())
     }
@@ -56,12 +56,11 @@ extension UndoManager {
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
-        let step = StepID(rawValue: id.rawValue)
-        let found = tree.branches[step].map { ("branch", $0.entries) }
-            ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
-            ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
+        let found = tree.branches[id].map { ("branch", $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: id).map { ("undo", $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: id).map { ("redo", $0) }
         guard let (stack, entries) = found else { return nil }
-        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [step]).first
+        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [id]).first
     }
 
     private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
@@ -102,7 +101,6 @@ extension UndoManager {
         }
         try Self.checkTree(of: history)
         let ids = restoredStepIDs(for: history)
-        let nextStepID = ledger.nextStepID
         for (step, id) in zip(history.redoSteps, ids.redo) {
             push(step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
         }
@@ -114,7 +112,7 @@ extension UndoManager {
         if hasTree {
             restoreTree(of: history, model: model)
         }
-        ledger.nextStepID = nextStepID
+        ledger.endRestoring()
         ledger.cleanMark = restoredCleanMark(history.cleanMark)
         if hasTree {
             trimHistoryTree()
@@ -131,7 +129,7 @@ extension UndoManager {
         guard !staleSteps.isEmpty else { return }
         startPartLog()
         for step in staleSteps {
-            guard let id = step.id.map({ StepID(rawValue: $0.rawValue) }), stepExists(id) else { continue }
+            guard let id = step.id, stepExists(id) else { continue }
             state.partLog?.restore(id, staleBy: step.staleChanges)
         }
     }
@@ -166,9 +164,9 @@ extension UndoManager {
     /// The saved ids, or for steps saved without one (version 1), new ids in recording order.
     private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        ledger.nextStepID = max(ledger.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
+        ledger.reserveIDs(through: saved.max())
+        let undo = history.undoSteps.map { $0.id ?? ledger.newStepID() }
+        let redo = history.redoSteps.reversed().map { $0.id ?? ledger.newStepID() }
         return (undo, redo.reversed())
     }
 
@@ -183,12 +181,12 @@ extension UndoManager {
         if tree.keepsBranches {
             for branch in history.branches {
                 // Built on the redo stack, which holds a branch step's form, and taken off.
-                let id = StepID(rawValue: branch.step.id!.rawValue)
+                let id = branch.step.id!
                 push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
                 tree.addBranch(
-                    HistoryTreeState.BranchStep(parent: branch.parent.map { StepID(rawValue: $0.rawValue) }, entries: entries),
+                    HistoryTreeState.BranchStep(parent: branch.parent, entries: entries),
                     id: id)
             }
         }
@@ -199,7 +197,7 @@ extension UndoManager {
         case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
         case .start: .start
         case .unreachable: .unreachable
-        case .step(let id): stepExists(StepID(rawValue: id.rawValue)) ? .step(StepID(rawValue: id.rawValue)) : .unreachable
+        case .step(let id): stepExists(id) ? .step(id) : .unreachable
         }
     }
 
@@ -209,7 +207,7 @@ extension UndoManager {
         }
         switch ledger.cleanMark {
         case .start: return .start
-        case .step(let id): return .step(UndoTree.NodeID(rawValue: id.rawValue))
+        case .step(let id): return .step(id)
         case .openGroup, .unreachable: return .unreachable
         }
     }
@@ -221,7 +219,7 @@ extension UndoManager {
         model reference: ModelReference, runsExecute: Bool
     ) where Command.Model: AnyObject {
         if let id {
-            ledger.nextStepID = id.rawValue
+            ledger.closeNextStep(as: id)
         }
         stack.pushBegin()
         if id != nil && (group.actionName != nil || group.isDiscardable || group.parts != nil) {
@@ -265,7 +263,7 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
             }
             var step = group
             let id = ids[steps.count]
-            step.id = UndoTree.NodeID(rawValue: id.rawValue)
+            step.id = id
             step.date = tree.records[id]?.date
             steps.append(step)
         }

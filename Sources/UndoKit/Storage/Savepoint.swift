@@ -21,7 +21,7 @@ struct Savepoint {
     var cleanMark: CleanMark
     /// The id the next new step was to get: after a rollback, new steps get the ids they
     /// would have had without the scope.
-    let nextStepID: UInt64
+    let nextStepID: StepID
     /// Whether the newest closed group could take the next one with its key.
     let newestGroupMayCoalesce: Bool
     /// Whether the body removed or trimmed steps, or actions in them, that were there before

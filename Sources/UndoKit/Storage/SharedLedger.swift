@@ -31,8 +31,13 @@ struct SharedLedger: ~Copyable {
     /// `undoCount`) counts on the redo side.
     var redoCount = 0
     var move = Move.none
-    /// The id the next new step gets.
-    var nextStepID: UInt64 = 1
+    /// The number of the id the next new step gets. Written only by the ledger's own methods
+    /// below, so that no id is given twice: a restore reserves the saved ids and closes its
+    /// steps as them, a rollback rewinds over ids that no step holds any more.
+    private var nextNumber: UInt64 = 1
+    /// While a restore closes its steps as their saved ids: the number new ids continue
+    /// from afterwards; 0 otherwise.
+    private var numberAfterRestoring: UInt64 = 0
     /// See ``CleanMark``. A new manager is clean.
     var cleanMark = CleanMark.start
     /// Whether the primitives record their edits: something listens.
@@ -67,8 +72,8 @@ struct SharedLedger: ~Copyable {
             }
             return
         }
-        let id = StepID(rawValue: nextStepID)
-        nextStepID &+= 1
+        let id = StepID(rawValue: nextNumber)
+        nextNumber &+= 1
         path.insert(id, at: undoCount)
         if !onUndoStack {
             redoCount &+= 1
@@ -107,10 +112,50 @@ struct SharedLedger: ~Copyable {
         }
     }
 
-    /// A new step's id, for a step restored from a saved history.
+    // MARK: Giving ids
+
+    /// The id the next new step gets.
+    var nextStepID: StepID {
+        StepID(rawValue: numberAfterRestoring == 0 ? nextNumber : numberAfterRestoring)
+    }
+
+    /// A new step's id, for a step restored from a saved history without one.
     mutating func newStepID() -> StepID {
-        defer { nextStepID &+= 1 }
-        return StepID(rawValue: nextStepID)
+        defer { nextNumber &+= 1 }
+        return StepID(rawValue: nextNumber)
+    }
+
+    /// Keeps the ids up to `highest` (a saved history's) from being given as new ones.
+    mutating func reserveIDs(through highest: StepID?) {
+        guard let highest else { return }
+        nextNumber = max(nextNumber, highest.rawValue &+ 1)
+    }
+
+    /// The next step to close (a restored one) takes `id`, reserved or given before, instead
+    /// of a new id, until ``endRestoring()``.
+    mutating func closeNextStep(as id: StepID) {
+        if numberAfterRestoring == 0 {
+            numberAfterRestoring = nextNumber
+        }
+        precondition(id.rawValue < numberAfterRestoring, "SharedLedger: restoring \(id), an id not reserved")
+        nextNumber = id.rawValue
+    }
+
+    /// The restored steps are closed: new ids continue after every id given or reserved.
+    mutating func endRestoring() {
+        guard numberAfterRestoring != 0 else { return }
+        nextNumber = numberAfterRestoring
+        numberAfterRestoring = 0
+    }
+
+    /// A rollback took back every step closed since `next` was the next id: new steps get the
+    /// ids they would have had without it. No step on the path may hold one of those ids.
+    mutating func rewindStepIDs(to next: StepID) {
+        #if DEBUG
+        // O(steps): checked in debug builds, as the invariants are.
+        precondition(path.ids.allSatisfy { $0 < next }, "SharedLedger: rewinding to \(next) over a step that holds a later id")
+        #endif
+        nextNumber = next.rawValue
     }
 
     /// Step `id` left the stacks and the tree for good: a mark on it is unreachable, and the

@@ -1,14 +1,7 @@
 /// A step's identity: given when a top-level group closes as a step, kept wherever the step
-/// moves, never given twice by one manager.
-struct StepID: Hashable, Comparable, CustomStringConvertible {
-    let rawValue: UInt64
-
-    static func < (lhs: StepID, rhs: StepID) -> Bool {
-        lhs.rawValue < rhs.rawValue
-    }
-
-    var description: String { "#\(rawValue)" }
-}
+/// moves, never given twice by one manager. One type inside and out: the history tree's node
+/// id is the step id, so nothing converts between them.
+typealias StepID = UndoTree.NodeID
 
 /// A list of step ids (``SharedLedger/path``), run-length encoded: steps close in order, so
 /// ids come in long consecutive runs of 16 bytes each. The newest run is kept in the ledger

@@ -73,7 +73,7 @@ extension UndoManager {
         ledger.path.checkInvariants()
         let ids = ledger.path.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
         precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
-        precondition(ids.allSatisfy { $0.rawValue < ledger.nextStepID }, "UndoManager: a step id not yet given")
+        precondition(ids.allSatisfy { $0 < ledger.nextStepID }, "UndoManager: a step id not yet given")
     }
 
     /// In debug builds, checks the invariants while the stacks are small enough for the

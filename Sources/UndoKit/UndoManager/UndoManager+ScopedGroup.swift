@@ -172,7 +172,6 @@ extension UndoManager {
             undoStack.replaceOpenTopMetadata(with: saved)
         }
         ledger.cleanMark = savepoint.cleanMark
-        ledger.nextStepID = savepoint.nextStepID
         state.newestGroupMayCoalesce = savepoint.newestGroupMayCoalesce && !savepoint.changedOlderSteps
         // The redo stack holds the rollback's redo group, or nothing: what was there before
         // was parked.
@@ -180,6 +179,8 @@ extension UndoManager {
         if let parked = savepoint.parkedRedo {
             restoreRedoStack(parked, removing: savepoint.removedTargets)
         }
+        // Once the rollback's redo step left: the ids closed since the scope began are no one's.
+        ledger.rewindStepIDs(to: savepoint.nextStepID)
         // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
         if case .step(let id) = ledger.cleanMark, !stepExists(id) {
             ledger.cleanMark = .unreachable
