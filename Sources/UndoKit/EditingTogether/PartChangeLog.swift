@@ -61,6 +61,16 @@ struct PartChangeLog {
         stepsThatLeft.append(id)
     }
 
+    /// The steps the log holds a time or changes for (for the debug checks).
+    var stepsHeld: Set<StepID> {
+        Set(doneAt.keys).union(restoredChanges.keys)
+    }
+
+    /// Whether step `id` left and waits for ``forgetStepsThatLeft(_:)``.
+    func leftAwaitingForget(_ id: StepID) -> Bool {
+        stepsThatLeft.contains(id)
+    }
+
     /// Forgets the steps that left and are gone (`isGone`).
     mutating func forgetStepsThatLeft(_ isGone: (StepID) -> Bool) {
         for id in stepsThatLeft where isGone(id) {

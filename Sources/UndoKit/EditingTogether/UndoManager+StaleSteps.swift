@@ -73,39 +73,6 @@ extension UndoManager {
 
     // MARK: Internals
 
-    /// Hands a transaction's step edits to the part log: a step that closed or ran now is
-    /// fresh (what changed before no longer touches it); a step that left is forgotten once
-    /// no scope is in progress and it did not come back (a scope's rollback puts back the
-    /// redo steps its body ended, as fresh or stale as they were).
-    func partLogTakes(_ edits: [StepEdit]) {
-        for edit in edits {
-            switch edit {
-            case .added(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
-            case .removed(let id): state.partLog?.stepLeft(id)
-            }
-        }
-        if state.savepoints.isEmpty {
-            state.partLog?.forgetStepsThatLeft { !stepExists($0) }
-        }
-    }
-
-    func updateStaleStepChecks() {
-        state.checksStaleSteps = state.partLog != nil && state.staleStepPolicy != .run
-    }
-
-    /// Whether step `id`, whose group has `metadata`, is stale.
-    func isStale(_ id: StepID, metadata: GroupMetadata?) -> Bool {
-        state.partLog?.isStale(id, touching: metadata?.parts) ?? false
-    }
-
-    /// The next undo (`onUndoStack`) or redo step, if it is stale.
-    func staleStep(onUndoStack: Bool) -> StaleStep? {
-        guard let log = state.partLog, let next = nextStep(onUndoStack: onUndoStack) else { return nil }
-        let changes = log.changes(since: next.id, touching: next.metadata?.parts)
-        guard !changes.isEmpty else { return nil }
-        return StaleStep(actionName: next.metadata?.name ?? "", parts: next.metadata?.parts, changes: changes)
-    }
-
     /// The metadata of the step the policy lets an undo (`onUndoStack`) or redo run: the next
     /// step, unless it is stale (then none under ``StaleStepPolicy/refuse``, the newest step
     /// that is not stale under ``StaleStepPolicy/skip``). The outer `nil`: no step may run.

@@ -74,6 +74,22 @@ extension UndoManager {
         let ids = ledger.path.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
         precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
         precondition(ids.allSatisfy { $0 < ledger.nextStepID }, "UndoManager: a step id not yet given")
+        checkSideTables()
+    }
+
+    /// Every step a side table keyed by step id names is on a stack or a branch, or left in an
+    /// edit the listeners have not heard of yet: side tables are cleaned up from the edits.
+    private func checkSideTables() {
+        var leftPending: Set<StepID> = []
+        for case .removed(let id) in ledger.edits {
+            leftPending.insert(id)
+        }
+        if let tree = state.historyTree {
+            for id in tree.records.keys {
+                precondition(stepExists(id) || leftPending.contains(id), "UndoManager: the tree records \(id), which is nowhere")
+            }
+        }
+        checkPartLogSteps(leftPending: leftPending)
     }
 
     /// In debug builds, checks the invariants while the stacks are small enough for the
