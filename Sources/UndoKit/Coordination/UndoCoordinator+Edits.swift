@@ -13,8 +13,13 @@ extension UndoCoordinator {
         var index = edits.startIndex
         while index < edits.endIndex {
             switch edits[index] {
-            case .added(let id, let toUndoStack):
+            case .added(let id, let toUndoStack), .restored(let id, let toUndoStack):
                 updateOrder(undo: toUndoStack) { $0.append(Step(member: member, id: id)) }
+            case .branched(let id):
+                // Off the redo path (a member in this mode keeps no branches).
+                redoSteps.removeAll { $0.member === member && $0.id == id }
+            case .unbranched(let id):
+                updateOrder(undo: false) { $0.append(Step(member: member, id: id)) }
             case .moved(let id, let toUndoStack):
                 // Searched from the newest end, where an undo or redo finds it.
                 let step = Step(member: member, id: id)

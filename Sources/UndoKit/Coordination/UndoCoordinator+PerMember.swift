@@ -9,12 +9,13 @@ extension UndoCoordinator {
         guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
         for edit in edits {
             switch edit {
-            case .added(let id, let toUndoStack), .moved(let id, let toUndoStack):
+            case .added(let id, let toUndoStack), .restored(let id, let toUndoStack), .moved(let id, let toUndoStack):
                 noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)?.parts, by: member)
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
                 noteChanges(to: parts, by: member)
-            case .removed:
+            case .removed, .branched, .unbranched:
+                // The model is as it was: a step left, or moved between the path and a branch.
                 continue
             }
         }

@@ -9,8 +9,9 @@ extension UndoManager {
     func partLogTakes(_ edits: [StepEdit]) {
         for edit in edits {
             switch edit {
-            case .added(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
+            case .added(let id, _), .restored(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
             case .removed(let id): state.partLog?.stepLeft(id)
+            case .branched, .unbranched: continue
             }
         }
         if state.savepoints.isEmpty {

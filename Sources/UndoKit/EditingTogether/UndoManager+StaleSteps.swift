@@ -151,18 +151,4 @@ extension UndoManager {
         settle()
         publishObservableChanges()
     }
-
-    /// Takes the newest step of a stack off without running it. An undo step's changes stay
-    /// in the model with no step to revert them; a redo step's are never made.
-    private func dropNewestStep(onUndoStack: Bool) {
-        let id = onUndoStack ? undoStack.dropNewestTopLevelGroup() : redoStack.dropNewestTopLevelGroup()
-        if onUndoStack {
-            stopCoalescing()
-        }
-        // The mark's rule first: a mark on the dropped undo step moves to the step below,
-        // which stepLeft(_:) would otherwise find naming a step that is gone.
-        markCleanAfterStepLeft(id, how: onUndoStack ? .appliedWithoutStep : .reverted)
-        ledger.stepLeft(id)
-        historyTreeAfterDrop(of: id, changesStay: onUndoStack)
-    }
 }

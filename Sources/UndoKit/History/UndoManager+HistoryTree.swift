@@ -49,6 +49,10 @@ extension UndoManager {
                 if case .step(let mark) = ledger.cleanMark, dropped[mark] != nil {
                     ledger.cleanMark = .unreachable
                 }
+                // Each branch step leaves as any removed step does: its side tables forget it.
+                for id in dropped.keys.sorted() {
+                    ledger.stepLeft(id)
+                }
                 withExtendedLifetime(dropped) {}
             }
             settle()

@@ -25,11 +25,28 @@ extension UndoManager {
     func endRedoForNewEdit(closedNewStep: Bool) {
         redoStackWillChangeInScope()
         if let tree = state.historyTree, tree.keepsBranches {
-            detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
+            detachRedoStack(below: closedNewStep ? nodeBeforeClosedStep() : undoStack.steps.last, into: tree)
         } else {
             markCleanBeforeRedoStepsEnd()
             redoStack.removeAll()
         }
+    }
+
+    /// The node current before the step that just closed, from the edit its close recorded
+    /// (the tree records edits): the step it merged into, or the one below it.
+    private func nodeBeforeClosedStep() -> StepID? {
+        for edit in ledger.edits.reversed() {
+            switch edit {
+            case .merged(let id, _):
+                return id
+            case .added(_, toUndoStack: true):
+                let steps = undoStack.steps
+                return steps.count > 1 ? steps[steps.count - 2] : nil
+            default:
+                continue
+            }
+        }
+        preconditionFailure("UndoManager: no edit records the step that just closed")
     }
 
     /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
@@ -39,6 +56,7 @@ extension UndoManager {
         while !redoStack.isEmpty {
             let (entries, id) = redoStack.popNewestTopLevelGroupEntries()
             tree.addBranch(HistoryTreeState.BranchStep(parent: previous, entries: entries), id: id)
+            ledger.stepBranched(id)
             previous = id
         }
     }
@@ -49,6 +67,7 @@ extension UndoManager {
         for id in chain.reversed() {
             guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
             redoStack.pushClosedTopLevelGroups(step.entries, ids: [id])
+            ledger.stepUnbranched(id)
         }
     }
 

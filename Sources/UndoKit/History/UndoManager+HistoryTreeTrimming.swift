@@ -8,6 +8,7 @@ extension UndoManager {
         guard let tree = state.historyTree, tree.keepsBranches else { return false }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
+        tree.limitSettingsTrimmedTo = state.limitSettings
         guard limit > 0 || costLimit > 0 else { return false }
         var dropped = false
         var droppedBranches: [HistoryTreeState.BranchStep] = []

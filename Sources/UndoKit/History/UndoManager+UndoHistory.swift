@@ -184,6 +184,7 @@ extension UndoManager {
                 let id = branch.step.id!
                 push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
+                ledger.stepBranched(id)
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
                 tree.addBranch(
                     HistoryTreeState.BranchStep(parent: branch.parent, entries: entries),

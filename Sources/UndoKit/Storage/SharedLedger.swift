@@ -4,8 +4,15 @@ enum StepEdit: Equatable {
     /// Step `id` closed on a stack: a new edit on the undo stack, or the redo step of an undo
     /// nested in an open group on the redo stack.
     case added(StepID, toUndoStack: Bool)
+    /// Step `id` closed on a stack as a step restored from a saved history, with its saved id.
+    case restored(StepID, toUndoStack: Bool)
     /// An undo (to the redo stack) or a redo (to the undo stack) moved step `id`.
     case moved(StepID, toUndoStack: Bool)
+    /// Step `id`, the redo stack's newest, moved off the path onto a branch of the history
+    /// tree (a new edit with branches kept, or going to a node on another branch).
+    case branched(StepID)
+    /// Branch step `id` moved back onto the redo stack as its newest step.
+    case unbranched(StepID)
     /// Step `id` left the stacks and the tree.
     case removed(StepID)
     /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
@@ -79,7 +86,7 @@ struct SharedLedger: ~Copyable {
             redoCount &+= 1
         }
         if recordsEdits {
-            edits.append(.added(id, toUndoStack: onUndoStack))
+            edits.append(numberAfterRestoring == 0 ? .added(id, toUndoStack: onUndoStack) : .restored(id, toUndoStack: onUndoStack))
         }
     }
 
@@ -103,6 +110,20 @@ struct SharedLedger: ~Copyable {
             edits.append(.removed(id))
         }
         return id
+    }
+
+    /// The redo stack's newest step `id` moved onto a branch of the history tree.
+    mutating func stepBranched(_ id: StepID) {
+        if recordsEdits {
+            edits.append(.branched(id))
+        }
+    }
+
+    /// Branch step `id` moved back onto the redo stack.
+    mutating func stepUnbranched(_ id: StepID) {
+        if recordsEdits {
+            edits.append(.unbranched(id))
+        }
     }
 
     /// A group that declared `parts` merged into step `id` (coalescing).

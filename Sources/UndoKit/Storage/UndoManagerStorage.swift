@@ -120,6 +120,11 @@ struct UndoManagerStorage {
     /// The history tree's branches, records and clock; `nil` until the tree is first asked
     /// for.
     var historyTree: HistoryTreeState?
+    /// How many times a limit's setter (``UndoManager/levelsOfUndo``,
+    /// ``UndoManager/actionCostLimit``) ran: the history tree, which counts every node against
+    /// the limits, trims when it hears a new count. (A rollback's own lowering of the limits
+    /// for its close is no setter's.)
+    var limitSettings: UInt64 = 0
     /// See ``UndoManager/historyTreeClock``; `nil` reads `Date()`.
     var historyTreeClock: (() -> Date)?
 

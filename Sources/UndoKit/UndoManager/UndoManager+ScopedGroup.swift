@@ -208,6 +208,7 @@ extension UndoManager {
         if let tree = state.historyTree, tree.keepsBranches {
             for id in parked.steps {
                 withExtendedLifetime(tree.takeBranch(id)) {}
+                ledger.stepUnbranched(id)
             }
         }
         for target in removedTargets {
