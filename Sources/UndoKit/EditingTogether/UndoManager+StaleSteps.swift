@@ -116,8 +116,9 @@ extension UndoManager {
     }
 
     /// Before a top-level undo (`onUndoStack`) or redo: applies the policy to the next step.
-    /// Under ``StaleStepPolicy/skip``, drops the stale steps on top of the stack (one
-    /// transaction, then an event per step); returns whether the undo or redo may go on.
+    /// Under ``StaleStepPolicy/skip``, drops the stale steps on top of the stack (an event per
+    /// step); returns whether the undo or redo may go on. The drops are part of its
+    /// transaction: it settles them with its own step, once.
     func applyStaleStepPolicy(onUndoStack: Bool) -> Bool {
         guard undoStack.nesting == 0, let next = nextStep(onUndoStack: onUndoStack),
               isStale(next.id, metadata: next.metadata)
@@ -130,11 +131,17 @@ extension UndoManager {
             droppedNames.append(next.metadata?.name ?? "")
             dropNewestStep(onUndoStack: onUndoStack)
         }
-        settle()
+        // Released before the events, as settle() would: a deinit may use the manager.
+        releaseDroppedEntries()
         for name in droppedNames {
             post(.didDropStaleStep(actionName: name))
         }
-        return nextStep(onUndoStack: onUndoStack) != nil
+        guard nextStep(onUndoStack: onUndoStack) != nil else {
+            // Nothing left to run (an observer of the events removed it): the drops end here.
+            settle()
+            return false
+        }
+        return true
     }
 
     private func removeNextStep(onUndoStack: Bool, in call: StaticString) {
