@@ -23,15 +23,13 @@ extension UndoManager {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree)
-            .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree)
-            .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
+        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree).steps(of: undoStack.closedStepsWithEntries())
+        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree).steps(of: redoStack.closedStepsWithEntries())
         var branches: [UndoHistory<Command>.BranchStep] = []
         let branchReader = historyReader(Command.self, stack: "branch", tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
-            guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
+            guard let group = try branchReader.steps(of: [(id, step.entries)]).first else { continue }
             branches.append(UndoHistory.BranchStep(parent: step.parent, step: group))
         }
         return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark())
@@ -60,7 +58,7 @@ extension UndoManager {
             ?? undoStack.closedTopLevelGroupEntries(of: id).map { ("undo", $0) }
             ?? redoStack.closedTopLevelGroupEntries(of: id).map { ("redo", $0) }
         guard let (stack, entries) = found else { return nil }
-        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [id]).first
+        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: [(id, entries)]).first
     }
 
     private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
@@ -100,17 +98,17 @@ extension UndoManager {
             throw .managerNotEmpty(undoCount: undoStack.topLevelCount, redoCount: redoStack.topLevelCount)
         }
         try Self.checkTree(of: history)
-        let ids = restoredStepIDs(for: history)
-        for (step, id) in zip(history.redoSteps, ids.redo) {
-            push(step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
+        let steps = stepsWithIDs(of: history)
+        for step in steps.redo {
+            push(step, id: step.id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
         }
-        for (step, id) in zip(history.undoSteps, ids.undo) {
-            push(step, id: id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
+        for step in steps.undo {
+            push(step, id: step.id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
         }
         let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
-            restoreTree(of: history, model: model)
+            restoreTree(of: history, steps: steps, model: model)
         }
         ledger.endRestoring()
         ledger.cleanMark = restoredCleanMark(history.cleanMark)
@@ -161,20 +159,34 @@ extension UndoManager {
         }
     }
 
-    /// The saved ids, or for steps saved without one (version 1), new ids in recording order.
-    private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
+    /// The history's undo and redo steps, each with its id: the saved one, or for a step saved
+    /// without one (version 1), a new id in recording order (the undo steps oldest first,
+    /// then the redo steps from the next redo). The id travels with its step from here on.
+    private func stepsWithIDs<Command>(
+        of history: UndoHistory<Command>
+    ) -> (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
         ledger.reserveIDs(through: saved.max())
-        let undo = history.undoSteps.map { $0.id ?? ledger.newStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id ?? ledger.newStepID() }
-        return (undo, redo.reversed())
+        var undo = history.undoSteps
+        for index in undo.indices where undo[index].id == nil {
+            undo[index].id = ledger.newStepID()
+        }
+        var redo = history.redoSteps
+        for index in redo.indices.reversed() where redo[index].id == nil {
+            redo[index].id = ledger.newStepID()
+        }
+        return (undo, redo)
     }
 
     private func restoreTree<Command: UndoableCommand & Codable>(
-        of history: UndoHistory<Command>, model: Command.Model
+        of history: UndoHistory<Command>, steps: (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]),
+        model: Command.Model
     ) where Command.Model: AnyObject {
         let tree = recordingHistoryTree()
-        for (id, step) in zip(undoStack.steps.ids, history.undoSteps) + zip(redoStack.steps.ids, history.redoSteps).reversed() {
+        // Recording order; a step ``levelsOfUndo`` trimmed as it was pushed is not there.
+        for step in steps.undo + steps.redo.reversed() {
+            guard let id = step.id else { preconditionFailure("UndoManager: a restored step without an id") }
+            guard undoStack.steps.contains(id) || redoStack.steps.contains(id) else { continue }
             tree.records[id] = HistoryTreeState.NodeRecord(date: step.date)
             tree.visit(id)
         }
@@ -252,21 +264,28 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     /// The direction every command step must have: a redo or branch step's commands execute.
     var runsExecute: Bool { stack != "undo" }
 
-    /// `entries` are closed groups, with top-level ids `ids`, oldest first.
-    func steps(of entries: [UndoStack.Entry], ids: [StepID]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+    /// `groups` are closed top-level groups, oldest first, each with its step's id.
+    func steps(of groups: [(id: StepID, entries: [UndoStack.Entry])]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+        var steps: [UndoHistory<Command>.Group] = []
+        steps.reserveCapacity(groups.count)
+        for group in groups {
+            steps.append(try step(group.id, of: group.entries, index: steps.count))
+        }
+        return steps
+    }
+
+    /// Step `id`, whose closed top-level group is `entries`; `index` is its place among the
+    /// steps read (for errors).
+    private func step(_ id: StepID, of entries: [UndoStack.Entry], index: Int) throws(UndoHistoryError) -> UndoHistory<Command>.Group {
         // Open groups, outermost first.
         var open: [UndoHistory<Command>.Group] = []
-        var steps: [UndoHistory<Command>.Group] = []
+        var closed: UndoHistory<Command>.Group?
         func finish(_ group: UndoHistory<Command>.Group) {
             guard open.isEmpty else {
                 open[open.count - 1].items.append(.group(group))
                 return
             }
-            var step = group
-            let id = ids[steps.count]
-            step.id = id
-            step.date = tree.records[id]?.date
-            steps.append(step)
+            closed = group
         }
         for entry in entries {
             switch entry {
@@ -276,20 +295,23 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                     group.actionName = metadata?.name
                     group.isDiscardable = metadata?.isDiscardable ?? false
                     group.parts = metadata?.parts
-                    group.staleChanges = staleness(ids[steps.count], metadata)
+                    group.staleChanges = staleness(id, metadata)
                 }
                 open.append(group)
             case .end:
                 finish(open.removeLast())
             case .action(_, let owner, let handler):
-                open[open.count - 1].items.append(.command(try command(in: owner, handler, step: steps.count)))
+                open[open.count - 1].items.append(.command(try command(in: owner, handler, step: index)))
             case .singleton(_, let owner, let handler):
                 finish(UndoHistory<Command>.Group(
-                    items: [.command(try command(in: owner, handler, step: steps.count))],
-                    staleChanges: open.isEmpty ? staleness(ids[steps.count], nil) : []))
+                    items: [.command(try command(in: owner, handler, step: index))],
+                    staleChanges: open.isEmpty ? staleness(id, nil) : []))
             }
         }
-        return steps
+        guard var step = closed else { preconditionFailure("UndoManager: step \(id) holds no closed group") }
+        step.id = id
+        step.date = tree.records[id]?.date
+        return step
     }
 
     private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
