@@ -25,15 +25,10 @@ extension UndoStack {
             }
         }
         precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
-        precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
+        // The count is the ledger's (``topLevelCount``): this ties the ledger to the entries.
+        precondition(topLevel == topLevelCount, "UndoStack: the ledger counts \(topLevelCount) top-level groups, entries say \(topLevel)")
         let groupsCost = Self.topLevelCost(of: entries.elements(in: head..<entries.count))
         precondition(totalCost == groupsCost, "UndoStack: totalCost \(totalCost), groups say \(groupsCost)")
-        // The step an undo or redo is moving is on the redo side of the path until it lands.
-        let moving = !isUndoStack && ledger.move != .none ? 1 : 0
-        precondition(
-            steps.count == closedTopLevelGroupCount + moving,
-            "UndoStack: the ledger holds \(steps.count) steps, the stack \(closedTopLevelGroupCount) closed top-level groups"
-        )
         if limit > 0 {
             let allowed = openBegins.isEmpty ? limit : limit + 1
             precondition(topLevelCount <= allowed, "UndoStack: \(topLevelCount) groups over the limit of \(limit)")

@@ -13,7 +13,6 @@ extension UndoStack {
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = StackBuffer(removal.openBegins)
         let removedOrdinals = removal.removedOrdinals
-        topLevelCount -= removedOrdinals.count
         // Open groups are never removed and are the newest, so these ordinals count closed
         // groups only, as the ledger does.
         if ledger.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {

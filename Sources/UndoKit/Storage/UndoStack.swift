@@ -57,8 +57,19 @@ struct UndoStack: ~Copyable {
     var head = 0
     /// Indices of the begin marks of the open groups, outermost first.
     var openBegins = StackBuffer<Int>()
-    /// Top-level groups, counting an open top-level group (Apple's `count`).
-    var topLevelCount = 0
+    /// Top-level groups, counting an open top-level group (Apple's `count`). Derived, not
+    /// kept: the ledger counts this side's steps (on the redo side, a step an undo or redo is
+    /// moving, until it lands), and an open group is the one top-level group it has no id for.
+    var topLevelCount: Int {
+        @inline(__always) get {
+            let openGroup = openBegins.isEmpty ? 0 : 1
+            if isUndoStack {
+                return ledger.undoCount &+ openGroup
+            }
+            let moving = ledger.move == .none ? 0 : 1
+            return ledger.redoCount &- moving &+ openGroup
+        }
+    }
     /// The ids of the closed top-level groups, oldest first (see ``SharedLedger``).
     var steps: StackSteps {
         @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
@@ -120,9 +131,6 @@ struct UndoStack: ~Copyable {
 
     @inline(__always)
     mutating func pushBegin() {
-        if openBegins.isEmpty {
-            topLevelCount += 1
-        }
         openBegins.append(entries.count)
         entries.append(.begin(nil))
     }
@@ -144,7 +152,6 @@ struct UndoStack: ~Copyable {
             if discardIfEmpty {
                 let begin = entries.removeLast()
                 if closesTopLevel {
-                    topLevelCount -= 1
                     // Undo copied the undone group's metadata, cost included, to this group.
                     totalCost -= begin.cost
                 }
@@ -199,7 +206,6 @@ struct UndoStack: ~Copyable {
         guard entries.pointer(at: entries.count - 1).pointee.isSingleton,
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
-            topLevelCount -= 1
             ledger.stepWillMove(fromUndoStack: isUndoStack)
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
@@ -211,7 +217,6 @@ struct UndoStack: ~Copyable {
     mutating func detachNewestGroup() {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
-            topLevelCount -= 1
             ledger.stepWillMove(fromUndoStack: isUndoStack)
             totalCost -= entries[start].cost
         }
@@ -231,7 +236,6 @@ struct UndoStack: ~Copyable {
         let mark = entries.removeLast()
         totalCost -= mark.cost
         dropped.append(mark)
-        topLevelCount -= 1
         return true
     }
 
@@ -241,7 +245,6 @@ struct UndoStack: ~Copyable {
         entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()
         head = 0
-        topLevelCount = 0
         totalCost = 0
         for id in steps.removeAll() {
             ledger.stepLeft(id)
@@ -291,7 +294,6 @@ struct UndoStack: ~Copyable {
             index += 1
         } while depth > 0
         head = index
-        topLevelCount -= 1
         ledger.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             removeTrimmedPlaceholders()
