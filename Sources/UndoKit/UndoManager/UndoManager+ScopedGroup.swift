@@ -185,15 +185,17 @@ extension UndoManager {
         if case .step(let id) = ledger.cleanMark, !stepExists(id) {
             ledger.cleanMark = .unreachable
         }
-        settle()
         if let order = savepoint.coordinatorRedoOrder, let coordinator {
             coordinator.memberRolledBack(self, restoringRedoOrder: order)
             #if DEBUG
             coordinator.checkInvariants()
             #endif
         }
+        // One settle, once the rollback is over: it hands over the removals made above (the
+        // coordinator's order, just put back, has none of those steps) and reports the clean
+        // state where the rollback ends. Silent inside an enclosing rollback.
         state.isRollingBackScope = enclosingRollback
-        reportCleanState()
+        settle()
         publishObservableChanges()
     }
 
