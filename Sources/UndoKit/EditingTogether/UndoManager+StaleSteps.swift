@@ -93,13 +93,14 @@ extension UndoManager {
 
     /// ``canUndo``'s answer under the policy.
     var undoIsAvailable: Bool {
-        guard undoStack.topLevelCount != 0 else { return false }
+        // A stack with entries has a top-level group (closed or open): cheaper than counting.
+        guard !undoStack.isEmpty else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: true) != nil
     }
 
     /// ``canRedo``'s answer under the policy (without the checkpoint).
     var redoIsAvailable: Bool {
-        guard redoStack.topLevelCount != 0 else { return false }
+        guard !redoStack.isEmpty else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: false) != nil
     }
 

@@ -264,7 +264,9 @@ struct UndoStack: ~Copyable {
     /// After a top-level close: `levelsOfUndo` drops the oldest group once (spec R10), then
     /// the byte budget drops the oldest until the total fits, never the one just closed.
     mutating func trimAfterTopLevelClose() {
-        if limit > 0 && topLevelCount > limit {
+        // Right after a top-level close nothing is open here, and only the undo stack has a
+        // limit (the redo stack's is 0): the ledger's undo count is the count.
+        if limit > 0 && ledger.undoCount > limit {
             dropOldestGroup()
         }
         trimToCostLimit()
