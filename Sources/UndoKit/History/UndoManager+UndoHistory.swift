@@ -23,12 +23,12 @@ extension UndoManager {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree)
+        let undoSteps = try historyReader(Command.self, stack: .undo, tree: tree)
             .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree)
+        let redoSteps = try historyReader(Command.self, stack: .redo, tree: tree)
             .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = historyReader(Command.self, stack: "branch", tree: tree)
+        let branchReader = historyReader(Command.self, stack: .branch, tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
@@ -57,14 +57,14 @@ extension UndoManager {
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
         let step = StepID(rawValue: id.rawValue)
-        let found = tree.branches[step].map { ("branch", $0.entries) }
-            ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
-            ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
+        let found = tree.branches[step].map { (HistoryStack.branch, $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: step).map { (HistoryStack.undo, $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: step).map { (HistoryStack.redo, $0) }
         guard let (stack, entries) = found else { return nil }
         return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [step]).first
     }
 
-    private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
+    private func historyReader<Command>(_: Command.Type, stack: HistoryStack, tree: HistoryTreeState) -> HistoryReader<Command> {
         let log = state.partLog
         return HistoryReader(stack: stack, tree: tree) { id, metadata in
             log?.changes(since: id, touching: metadata?.parts) ?? []
@@ -242,16 +242,24 @@ extension UndoManager {
     }
 }
 
+/// Where a history's groups are read from: its raw value names it in
+/// ``UndoHistoryError/notACommand(stack:stepIndex:)``.
+private enum HistoryStack: String {
+    case undo
+    case redo
+    case branch
+}
+
 /// Reads closed groups into history groups, oldest first.
 private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
-    /// "undo", "redo" or "branch", for errors.
-    let stack: String
+    /// Where the groups are, for errors and for the direction of their commands.
+    let stack: HistoryStack
     /// Where the steps' dates are.
     let tree: HistoryTreeState
     /// What a top-level step, with its metadata, is stale by (see ``PartChangeLog``).
     let staleness: (StepID, GroupMetadata?) -> [UndoChange]
     /// The direction every command step must have: a redo or branch step's commands execute.
-    var runsExecute: Bool { stack != "undo" }
+    var runsExecute: Bool { stack != .undo }
 
     /// `entries` are closed groups, with top-level ids `ids`, oldest first.
     func steps(of entries: [UndoStack.Entry], ids: [StepID]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
@@ -294,12 +302,12 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     }
 
     private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
-        guard owner.isCommand else { throw .notACommand(stack: stack, stepIndex: step) }
+        guard owner.isCommand else { throw .notACommand(stack: stack.rawValue, stepIndex: step) }
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
         // A step that keeps its command runs as its stack says; an entry knows its own way.
         guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
               let command = entry.command(bits: handler.inlineBits) as? Command else {
-            throw .notACommand(stack: stack, stepIndex: step)
+            throw .notACommand(stack: stack.rawValue, stepIndex: step)
         }
         return command
     }
