@@ -456,19 +456,4 @@ extension UndoManager {
             updateStepEditRecording()
         }
     }
-
-    /// A new edit (spec R4, R10.6) ends redo for all members. Called with the stacks
-    /// consistent: clearing the others' releases entries whose `deinit`s may call back.
-    @inline(__always)
-    func newEditEndsRedo() {
-        // A flag first: loading the weak reference costs atomics on every registration.
-        if state.isCoordinated, let coordinator {
-            if state.savepoints.isEmpty {
-                coordinator.memberMadeNewEdit(self)
-            } else {
-                // Heard when the outermost scope succeeds: a rollback leaves the others alone.
-                state.savepoints[state.savepoints.count - 1].madeNewEdit = true
-            }
-        }
-    }
 }

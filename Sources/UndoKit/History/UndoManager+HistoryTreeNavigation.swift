@@ -18,20 +18,6 @@ extension UndoManager {
 
     // MARK: Branches
 
-    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied; with
-    /// them it becomes a branch below the current node (before `closedNewStep`, an empty group
-    /// that just closed), a clean mark among its steps with it. A scope parks it first.
-    @inline(__always)
-    func endRedoForNewEdit(closedNewStep: Bool) {
-        redoStackWillChangeInScope()
-        if let tree = state.historyTree, tree.keepsBranches {
-            detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
-        } else {
-            markCleanBeforeRedoStepsEnd()
-            redoStack.removeAll()
-        }
-    }
-
     /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
     func detachRedoStack(below parent: StepID?, into tree: HistoryTreeState) {
         precondition(redoStack.nesting == 0, "UndoManager: the redo stack has an open group")
