@@ -82,6 +82,7 @@ extension UndoManager {
             switch edit {
             case .added(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
             case .removed(let id): state.partLog?.stepLeft(id)
+            case .newEdit: break
             }
         }
         if state.savepoints.isEmpty {

@@ -33,8 +33,6 @@ struct Savepoint {
     var removedTargets: [ObjectIdentifier] = []
     /// Whether the body called `removeAllActions()`.
     var removedAllActions = false
-    /// The coordinator's redo order before the scope, if the manager is coordinated.
-    let coordinatorRedoOrder: [UndoCoordinator.Step]?
     /// Whether a registration in the scope ended redo (for the coordinator, which ends redo
     /// for its other members only once the outermost scope succeeds).
     var madeNewEdit = false

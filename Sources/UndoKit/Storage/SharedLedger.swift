@@ -11,6 +11,8 @@ enum StepEdit: Equatable {
     /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
     /// newest undo step (coalescing): no step closed, but the step changed the model again.
     case merged(StepID, parts: Set<UndoPart>?)
+    /// A new edit (spec R4, R10.6) ended redo: a coordinator ends its other members' redo too.
+    case newEdit
 }
 
 /// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
@@ -104,6 +106,13 @@ struct SharedLedger: ~Copyable {
     mutating func stepMerged(_ id: StepID, parts: Set<UndoPart>?) {
         if recordsEdits {
             edits.append(.merged(id, parts: parts))
+        }
+    }
+
+    /// A new edit ended redo (``StepEdit/newEdit``).
+    mutating func newEditMade() {
+        if recordsEdits {
+            edits.append(.newEdit)
         }
     }
 

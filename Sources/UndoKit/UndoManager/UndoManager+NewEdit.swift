@@ -16,18 +16,37 @@ extension UndoManager {
         }
     }
 
-    /// A new edit ends redo for all members of this manager's coordinator. Called with the
-    /// stacks consistent: clearing the others' releases entries whose `deinit`s may call back.
+    /// A new edit ends redo for the other managers of this one's coordinator too (its
+    /// ``UndoCoordinator/Mode/singleOrder``), which hears of it as a ``StepEdit/newEdit`` when
+    /// this manager settles: called once this manager's own redo has ended and settled, so the
+    /// others end theirs after. Inside a scope, only once the outermost scope succeeds: a
+    /// rollback leaves the others alone.
     @inline(__always)
     func newEditEndsRedo() {
-        // A flag first: loading the weak reference costs atomics on every registration.
-        if state.isCoordinated, let coordinator {
-            if state.savepoints.isEmpty {
-                coordinator.memberMadeNewEdit(self)
-            } else {
-                // Heard when the outermost scope succeeds: a rollback leaves the others alone.
-                state.savepoints[state.savepoints.count - 1].madeNewEdit = true
-            }
+        // Every registration tests the flag; the rest is out of line.
+        if state.isCoordinated {
+            newEditEndsRedoInCoordinator()
         }
+    }
+
+    @inline(never)
+    private func newEditEndsRedoInCoordinator() {
+        guard state.savepoints.isEmpty else {
+            // Heard when the outermost scope succeeds (releaseSavepoint()).
+            state.savepoints[state.savepoints.count - 1].madeNewEdit = true
+            return
+        }
+        ledger.newEditMade()
+        settle()
+    }
+
+    /// Another manager of this one's coordinator made a new edit: this manager's redo steps
+    /// end too, as a transaction of its own. The coordinator calls it when it hears the edit.
+    func endRedoForNewEditElsewhere() {
+        guard !redoStack.isEmpty else { return }
+        markCleanBeforeRedoStepsEnd()
+        redoStack.removeAll()
+        settle()
+        publishObservableChanges()
     }
 }

@@ -73,8 +73,7 @@ extension UndoManager {
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
             cleanMark: ledger.cleanMark,
             nextStepID: ledger.nextStepID,
-            newestGroupMayCoalesce: state.newestGroupMayCoalesce,
-            coordinatorRedoOrder: state.isCoordinated ? coordinator?.redoSteps : nil
+            newestGroupMayCoalesce: state.newestGroupMayCoalesce
         ))
         beginUndoGrouping()
         let level = undoStack.nesting
@@ -185,12 +184,6 @@ extension UndoManager {
             ledger.cleanMark = .unreachable
         }
         settle()
-        if let order = savepoint.coordinatorRedoOrder, let coordinator {
-            coordinator.memberRolledBack(self, restoringRedoOrder: order)
-            #if DEBUG
-            coordinator.checkInvariants()
-            #endif
-        }
         state.isRollingBackScope = enclosingRollback
         reportCleanState()
         publishObservableChanges()
