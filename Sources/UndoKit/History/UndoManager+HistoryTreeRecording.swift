@@ -43,7 +43,7 @@ extension UndoManager {
         // A mark on a branch off the redo path would need the new step, never part of the
         // marked state, redone on the way (<doc:TrackingTheCleanState>).
         if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-            ledger.cleanMark = .unreachable
+            ledger.cleanMarkKeeper.pathToMarkWasCut()
         }
     }
 
@@ -71,7 +71,7 @@ extension UndoManager {
         if let mark = branchCleanMark(in: tree) {
             let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
             if changesStay ? !markIsBelow : markIsBelow {
-                ledger.cleanMark = .unreachable
+                ledger.cleanMarkKeeper.pathToMarkWasCut()
             }
         }
         stepLeftTheTree(id, parent: undoStack.steps.last, in: tree)

@@ -115,7 +115,7 @@ extension UndoManager {
             restoreTree(of: history, model: model)
         }
         ledger.nextStepID = nextStepID
-        ledger.cleanMark = restoredCleanMark(history.cleanMark)
+        ledger.cleanMarkKeeper.restore(restoredCleanMark(history.cleanMark), current: undoStack.steps.last, stepExists: stepExists)
         if hasTree {
             trimHistoryTree()
         }
@@ -194,12 +194,13 @@ extension UndoManager {
         }
     }
 
-    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
+    /// The saved mark in the ledger's form; `nil` for ``UndoHistory/CleanMark/current``.
+    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark? {
         switch saved {
-        case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
+        case .current: nil
         case .start: .start
         case .unreachable: .unreachable
-        case .step(let id): stepExists(StepID(rawValue: id.rawValue)) ? .step(StepID(rawValue: id.rawValue)) : .unreachable
+        case .step(let id): .step(StepID(rawValue: id.rawValue))
         }
     }
 

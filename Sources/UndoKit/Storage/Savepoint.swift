@@ -16,9 +16,6 @@ struct Savepoint {
     var level = 0
     /// Whether opening the scope's group opened the event's automatic group around it.
     var openedAutomaticGroup = false
-    /// The clean mark before the scope, or unreachable once the body removed a step its path
-    /// needs.
-    var cleanMark: CleanMark
     /// The id the next new step was to get: after a rollback, new steps get the ids they
     /// would have had without the scope.
     let nextStepID: UInt64

@@ -35,8 +35,13 @@ struct SharedLedger: ~Copyable {
     var move = Move.none
     /// The id the next new step gets.
     var nextStepID: UInt64 = 1
-    /// See ``CleanMark``. A new manager is clean.
-    var cleanMark = CleanMark.start
+    /// The clean mark's owner, with the marks the scopes in progress saved: changed only
+    /// through its methods (``CleanMarkKeeper``).
+    var cleanMarkKeeper = CleanMarkKeeper()
+    /// Where the clean mark is (see ``CleanMark``).
+    var cleanMark: CleanMark {
+        @inline(__always) get { cleanMarkKeeper.mark }
+    }
     /// Whether the primitives record their edits: something listens.
     var recordsEdits = false
     /// The edits recorded since the operation in progress last settled.
@@ -89,7 +94,7 @@ struct SharedLedger: ~Copyable {
 
     /// Ends the move of the step being undone or redone: its id if it left the stacks (the
     /// group built for it did not take it), `nil` if it landed. The caller judges the clean
-    /// mark (``UndoManager/markCleanAfterStepLeft(_:how:)``).
+    /// mark (``CleanMarkKeeper/stepLeftByUndoOrRedo(_:how:undoSteps:redoSteps:)``).
     @inline(__always)
     mutating func endMove() -> StepID? {
         guard move != .none else { return nil }
@@ -122,13 +127,11 @@ struct SharedLedger: ~Copyable {
         return StepID(rawValue: nextStepID)
     }
 
-    /// Step `id` left the stacks and the tree for good: a mark on it is unreachable, and the
+    /// Step `id` left the stacks and the tree for good: the clean mark's keeper and the
     /// listeners hear of it.
     @inline(__always)
     mutating func stepLeft(_ id: StepID) {
-        if case .step(id) = cleanMark {
-            cleanMark = .unreachable
-        }
+        cleanMarkKeeper.stepLeft(id)
         if recordsEdits {
             edits.append(.removed(id))
         }

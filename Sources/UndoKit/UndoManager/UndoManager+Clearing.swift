@@ -44,9 +44,7 @@ extension UndoManager {
         redoStack.removeAll()
         let branches = state.historyTree?.removeAllBranches()
         state.historyTree?.records = [:]
-        // A clean manager stays clean (the empty stack is its position); otherwise every step
-        // that led to the mark is gone.
-        ledger.cleanMark = wasClean ? .start : .unreachable
+        ledger.cleanMarkKeeper.allStepsRemoved(wasClean: wasClean)
         state.registrationDisableCount = 0
         state.isUndoing = false
         state.isRedoing = false
@@ -65,12 +63,10 @@ extension UndoManager {
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = state.historyTree == nil ? nil : pathNodes()
         // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        let removedFromUndo = judgingSavepointMarks(onRedoStack: false) {
-            undoStack.removeActions(withTarget: identity, judging: &$0)
-        }
-        let removedFromRedo = judgingSavepointMarks(onRedoStack: true) {
-            redoStack.removeActions(withTarget: identity, judging: &$0)
-        }
+        let scopesJudgingUndo = savepointsJudgingRemoval(onRedoStack: false)
+        let removedFromUndo = undoStack.removeActions(withTarget: identity, judgingScopes: scopesJudgingUndo)
+        let scopesJudgingRedo = savepointsJudgingRemoval(onRedoStack: true)
+        let removedFromRedo = redoStack.removeActions(withTarget: identity, judgingScopes: scopesJudgingRedo)
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
         if removedFromUndo || removedFromRedo {
             stopCoalescing()

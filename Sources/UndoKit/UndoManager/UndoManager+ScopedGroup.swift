@@ -71,10 +71,10 @@ extension UndoManager {
             // Metadata set in the scope goes to the outermost open group (spec R34); if that
             // was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            cleanMark: ledger.cleanMark,
             nextStepID: ledger.nextStepID,
             newestGroupMayCoalesce: state.newestGroupMayCoalesce
         ))
+        ledger.cleanMarkKeeper.scopeBegan()
         beginUndoGrouping()
         let level = undoStack.nesting
         state.savepoints[innermost].level = level
@@ -125,6 +125,7 @@ extension UndoManager {
     /// The scope's group closed normally: what its savepoint kept passes to the enclosing one.
     private func releaseSavepoint() {
         let savepoint = state.savepoints.removeLast()
+        ledger.cleanMarkKeeper.scopeSucceeded()
         if state.savepoints.isEmpty {
             if savepoint.madeNewEdit {
                 newEditEndsRedo()
@@ -170,7 +171,7 @@ extension UndoManager {
             // A copy, not the object the group had: a redo in the body replaces that object.
             undoStack.replaceOpenTopMetadata(with: saved)
         }
-        ledger.cleanMark = savepoint.cleanMark
+        ledger.cleanMarkKeeper.scopeRolledBack()
         ledger.nextStepID = savepoint.nextStepID
         state.newestGroupMayCoalesce = savepoint.newestGroupMayCoalesce && !savepoint.changedOlderSteps
         // The redo stack holds the rollback's redo group, or nothing: what was there before
@@ -179,10 +180,7 @@ extension UndoManager {
         if let parked = savepoint.parkedRedo {
             restoreRedoStack(parked, removing: savepoint.removedTargets)
         }
-        // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
-        if case .step(let id) = ledger.cleanMark, !stepExists(id) {
-            ledger.cleanMark = .unreachable
-        }
+        ledger.cleanMarkKeeper.loseMarkOnStepThatLeft(stepExists: stepExists)
         settle()
         state.isRollingBackScope = enclosingRollback
         reportCleanState()
@@ -203,7 +201,8 @@ extension UndoManager {
             }
         }
         for target in removedTargets {
-            _ = judgingSavepointMarks(onRedoStack: true) { redoStack.removeActions(withTarget: target, judging: &$0) }
+            let judgedScopes = savepointsJudgingRemoval(onRedoStack: true)
+            redoStack.removeActions(withTarget: target, judgingScopes: judgedScopes)
         }
     }
 }
