@@ -1,7 +1,7 @@
 /// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress restores if its body
 /// throws, after undoing the scope's group: a savepoint of the step ledger. What the body did
-/// to older steps (removed actions, trimmed steps) stays done, and cuts the saved mark as it
-/// cuts the manager's.
+/// to older steps (removed actions, trimmed steps) stays done, and cuts the scope's saved
+/// clean mark (``CleanMarkKeeper/scopeMarks``, one per savepoint) as it cuts the manager's.
 struct Savepoint {
     /// What was open around the scope when it began.
     enum OuterGroup {
