@@ -41,9 +41,8 @@ extension UndoCoordinator {
     /// A new edit in `member` (spec R4, R10.6) ends redo for every other member, so the
     /// history stays one line: each ends its own, as a transaction of its own.
     private func endRedo(ofMembersOtherThan member: Member) {
-        for other in members where other !== member {
-            other.manager?.endRedoForNewEditElsewhere()
-        }
+        let others = members.filter { $0 !== member }.compactMap(\.manager)
+        UndoManager.endRedoForNewEditElsewhere(in: others)
     }
 
     /// Forgets the stamps of `member`'s steps that left while a scope ran, now that it is over.

@@ -40,13 +40,19 @@ extension UndoManager {
         settle()
     }
 
-    /// Another manager of this one's coordinator made a new edit: this manager's redo steps
-    /// end too, as a transaction of its own. The coordinator calls it when it hears the edit.
-    func endRedoForNewEditElsewhere() {
-        guard !redoStack.isEmpty else { return }
-        markCleanBeforeRedoStepsEnd()
-        redoStack.removeAll()
-        settle()
-        publishObservableChanges()
+    /// Another manager of their coordinator made a new edit: the redo steps of `managers`
+    /// end too, each manager's as a transaction of its own. The coordinator calls it when it
+    /// hears the edit. All end before any settles: what a settle releases (a `deinit` may call
+    /// back) or tells its observers finds every one ended.
+    static func endRedoForNewEditElsewhere(in managers: [UndoManager]) {
+        let ending = managers.filter { !$0.redoStack.isEmpty }
+        for manager in ending {
+            manager.markCleanBeforeRedoStepsEnd()
+            manager.redoStack.removeAll()
+        }
+        for manager in ending {
+            manager.settle()
+            manager.publishObservableChanges()
+        }
     }
 }
