@@ -3,7 +3,8 @@
 extension UndoCoordinator {
     /// Notes on every other member the changes `member`'s transaction made: each step it
     /// closed, undid or redid changed the parts the step declared (every part, if none).
-    /// Removals change no model, and note nothing; nor does a scope's rollback, which puts
+    /// Removals change no model, and note nothing (nor does a new edit, which keeps each
+    /// member's redo here); nor does a scope's rollback, which puts
     /// the model back as it was (its group closes and is undone on the way).
     func noteChanges(of edits: [StepEdit], by member: Member) {
         guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
@@ -14,8 +15,9 @@ extension UndoCoordinator {
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
                 noteChanges(to: parts, by: member)
-            case .removed, .branched, .unbranched:
-                // The model is as it was: a step left, or moved between the path and a branch.
+            case .removed, .branched, .unbranched, .newEdit:
+                // The model is as it was: a step left, or moved between the path and a branch
+                // (and a new edit keeps each member's redo here).
                 continue
             }
         }

@@ -11,7 +11,7 @@ extension UndoManager {
             switch edit {
             case .added(let id, _), .restored(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
             case .removed(let id): state.partLog?.stepLeft(id)
-            case .branched, .unbranched: continue
+            case .branched, .unbranched, .newEdit: continue
             }
         }
         if state.savepoints.isEmpty {

@@ -47,7 +47,7 @@ extension UndoManager {
                 // is trimmed around when it closes, spec R10 step 7).
                 let dropped = tree.removeAllBranches()
                 if case .step(let mark) = ledger.cleanMark, dropped[mark] != nil {
-                    ledger.cleanMark = .unreachable
+                    ledger.cleanMarkKeeper.pathToMarkWasCut()
                 }
                 // Each branch step leaves as any removed step does: its side tables forget it.
                 for id in dropped.keys.sorted() {

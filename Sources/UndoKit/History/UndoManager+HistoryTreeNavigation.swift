@@ -18,23 +18,10 @@ extension UndoManager {
 
     // MARK: Branches
 
-    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied; with
-    /// them it becomes a branch below the current node (before `closedNewStep`, an empty group
-    /// that just closed), a clean mark among its steps with it. A scope parks it first.
-    @inline(__always)
-    func endRedoForNewEdit(closedNewStep: Bool) {
-        redoStackWillChangeInScope()
-        if let tree = state.historyTree, tree.keepsBranches {
-            detachRedoStack(below: closedNewStep ? nodeBeforeClosedStep() : undoStack.steps.last, into: tree)
-        } else {
-            markCleanBeforeRedoStepsEnd()
-            redoStack.removeAll()
-        }
-    }
-
     /// The node current before the step that just closed, from the edit its close recorded
-    /// (the tree records edits): the step it merged into, or the one below it.
-    private func nodeBeforeClosedStep() -> StepID? {
+    /// (the tree records edits): the step it merged into, or the one below it. A new edit that
+    /// ends redo with branches kept hangs the branch there (``endRedoForNewEdit(closedNewStep:)``).
+    func nodeBeforeClosedStep() -> StepID? {
         for edit in ledger.edits.reversed() {
             switch edit {
             case .merged(let id, _):

@@ -35,15 +35,16 @@ extension UndoManager {
                 // A mark on a branch off the redo path would need the new step, never part of
                 // the marked state, redone on the way (<doc:TrackingTheCleanState>).
                 if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-                    ledger.cleanMark = .unreachable
+                    ledger.cleanMarkKeeper.pathToMarkWasCut()
                 }
             case .merged(let id, _):
                 tree.records[id, default: HistoryTreeState.NodeRecord()].date = historyTreeNow()
                 closedNewStep = true
             case .moved, .removed:
                 movedAStep = true
-            case .restored, .branched, .unbranched:
-                // A restore records its saved dates itself; branch moves keep theirs.
+            case .restored, .branched, .unbranched, .newEdit:
+                // A restore records its saved dates itself; branch moves keep theirs; a new
+                // edit's redo steps are heard as they leave or branch.
                 continue
             }
         }
@@ -84,7 +85,7 @@ extension UndoManager {
         if let mark = branchCleanMark(in: tree) {
             let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
             if changesStay ? !markIsBelow : markIsBelow {
-                ledger.cleanMark = .unreachable
+                ledger.cleanMarkKeeper.pathToMarkWasCut()
             }
         }
         stepLeftTheTree(id, parent: undoStack.steps.last, in: tree)

@@ -129,7 +129,7 @@ extension UndoManager {
         guard !movedUp.isEmpty else { return removed }
         if let mark = branchCleanMark(in: tree),
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-            ledger.cleanMark = .unreachable
+            ledger.cleanMarkKeeper.pathToMarkWasCut()
         }
         // A rollback restores each open scope's saved mark, less what removals cut: judged now.
         if !state.savepoints.isEmpty {

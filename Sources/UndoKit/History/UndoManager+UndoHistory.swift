@@ -23,10 +23,10 @@ extension UndoManager {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree).steps(of: undoStack.closedStepsWithEntries())
-        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree).steps(of: redoStack.closedStepsWithEntries())
+        let undoSteps = try historyReader(Command.self, stack: .undo, tree: tree).steps(of: undoStack.closedStepsWithEntries())
+        let redoSteps = try historyReader(Command.self, stack: .redo, tree: tree).steps(of: redoStack.closedStepsWithEntries())
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = historyReader(Command.self, stack: "branch", tree: tree)
+        let branchReader = historyReader(Command.self, stack: .branch, tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: [(id, step.entries)]).first else { continue }
@@ -54,14 +54,14 @@ extension UndoManager {
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
-        let found = tree.branches[id].map { ("branch", $0.entries) }
-            ?? undoStack.closedTopLevelGroupEntries(of: id).map { ("undo", $0) }
-            ?? redoStack.closedTopLevelGroupEntries(of: id).map { ("redo", $0) }
+        let found = tree.branches[id].map { (HistoryStack.branch, $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.undo, $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.redo, $0) }
         guard let (stack, entries) = found else { return nil }
         return try historyReader(Command.self, stack: stack, tree: tree).steps(of: [(id, entries)]).first
     }
 
-    private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
+    private func historyReader<Command>(_: Command.Type, stack: HistoryStack, tree: HistoryTreeState) -> HistoryReader<Command> {
         let log = state.partLog
         return HistoryReader(stack: stack, tree: tree) { id, metadata in
             log?.changes(since: id, touching: metadata?.parts) ?? []
@@ -111,7 +111,7 @@ extension UndoManager {
             restoreTree(of: history, steps: steps, model: model)
         }
         ledger.endRestoring()
-        ledger.cleanMark = restoredCleanMark(history.cleanMark)
+        ledger.cleanMarkKeeper.restore(restoredCleanMark(history.cleanMark), current: undoStack.steps.last, stepExists: stepExists)
         if hasTree {
             trimHistoryTree()
         }
@@ -205,12 +205,13 @@ extension UndoManager {
         }
     }
 
-    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
+    /// The saved mark in the ledger's form; `nil` for ``UndoHistory/CleanMark/current``.
+    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark? {
         switch saved {
-        case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
+        case .current: nil
         case .start: .start
         case .unreachable: .unreachable
-        case .step(let id): stepExists(id) ? .step(id) : .unreachable
+        case .step(let id): .step(id)
         }
     }
 
@@ -253,16 +254,24 @@ extension UndoManager {
     }
 }
 
+/// Where a history's groups are read from: its raw value names it in
+/// ``UndoHistoryError/notACommand(stack:stepIndex:)``.
+private enum HistoryStack: String {
+    case undo
+    case redo
+    case branch
+}
+
 /// Reads closed groups into history groups, oldest first.
 private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
-    /// "undo", "redo" or "branch", for errors.
-    let stack: String
+    /// Where the groups are, for errors and for the direction of their commands.
+    let stack: HistoryStack
     /// Where the steps' dates are.
     let tree: HistoryTreeState
     /// What a top-level step, with its metadata, is stale by (see ``PartChangeLog``).
     let staleness: (StepID, GroupMetadata?) -> [UndoChange]
     /// The direction every command step must have: a redo or branch step's commands execute.
-    var runsExecute: Bool { stack != "undo" }
+    var runsExecute: Bool { stack != .undo }
 
     /// `groups` are closed top-level groups, oldest first, each with its step's id.
     func steps(of groups: [(id: StepID, entries: [UndoStack.Entry])]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
@@ -315,12 +324,12 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
     }
 
     private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
-        guard owner.isCommand else { throw .notACommand(stack: stack, stepIndex: step) }
+        guard owner.isCommand else { throw .notACommand(stack: stack.rawValue, stepIndex: step) }
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
         // A step that keeps its command runs as its stack says; an entry knows its own way.
         guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
               let command = entry.command(bits: handler.inlineBits) as? Command else {
-            throw .notACommand(stack: stack, stepIndex: step)
+            throw .notACommand(stack: stack.rawValue, stepIndex: step)
         }
         return command
     }

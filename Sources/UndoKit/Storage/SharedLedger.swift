@@ -18,6 +18,8 @@ enum StepEdit: Equatable {
     /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
     /// newest undo step (coalescing): no step closed, but the step changed the model again.
     case merged(StepID, parts: Set<UndoPart>?)
+    /// A new edit (spec R4, R10.6) ended redo: a coordinator ends its other members' redo too.
+    case newEdit
 }
 
 /// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
@@ -45,8 +47,13 @@ struct SharedLedger: ~Copyable {
     /// While a restore closes its steps as their saved ids: the number new ids continue
     /// from afterwards; 0 otherwise.
     private var numberAfterRestoring: UInt64 = 0
-    /// See ``CleanMark``. A new manager is clean.
-    var cleanMark = CleanMark.start
+    /// The clean mark's owner, with the marks the scopes in progress saved: changed only
+    /// through its methods (``CleanMarkKeeper``).
+    var cleanMarkKeeper = CleanMarkKeeper()
+    /// Where the clean mark is (see ``CleanMark``).
+    var cleanMark: CleanMark {
+        @inline(__always) get { cleanMarkKeeper.mark }
+    }
     /// Whether the primitives record their edits: something listens.
     var recordsEdits = false
     /// The edits recorded since the operation in progress last settled.
@@ -99,7 +106,7 @@ struct SharedLedger: ~Copyable {
 
     /// Ends the move of the step being undone or redone: its id if it left the stacks (the
     /// group built for it did not take it), `nil` if it landed. The caller judges the clean
-    /// mark (``UndoManager/markCleanAfterStepLeft(_:how:)``).
+    /// mark (``CleanMarkKeeper/stepLeftByUndoOrRedo(_:how:undoSteps:redoSteps:)``).
     @inline(__always)
     mutating func endMove() -> StepID? {
         guard move != .none else { return nil }
@@ -130,6 +137,13 @@ struct SharedLedger: ~Copyable {
     mutating func stepMerged(_ id: StepID, parts: Set<UndoPart>?) {
         if recordsEdits {
             edits.append(.merged(id, parts: parts))
+        }
+    }
+
+    /// A new edit ended redo (``StepEdit/newEdit``).
+    mutating func newEditMade() {
+        if recordsEdits {
+            edits.append(.newEdit)
         }
     }
 
@@ -179,13 +193,11 @@ struct SharedLedger: ~Copyable {
         nextNumber = next.rawValue
     }
 
-    /// Step `id` left the stacks and the tree for good: a mark on it is unreachable, and the
+    /// Step `id` left the stacks and the tree for good: the clean mark's keeper and the
     /// listeners hear of it.
     @inline(__always)
     mutating func stepLeft(_ id: StepID) {
-        if case .step(id) = cleanMark {
-            cleanMark = .unreachable
-        }
+        cleanMarkKeeper.stepLeft(id)
         if recordsEdits {
             edits.append(.removed(id))
         }

@@ -276,9 +276,7 @@ struct UndoStack: ~Copyable {
     /// trim only while more than one exists.
     mutating func dropOldestGroup() {
         // The clean mark is lost if it is on the dropped step, or at the start, below it.
-        if case .start = ledger.cleanMark, isUndoStack {
-            ledger.cleanMark = .unreachable
-        }
+        ledger.cleanMarkKeeper.oldestStepWillBeTrimmed(fromUndoStack: isUndoStack)
         // Not `entries[head].cost`, which cost W4's trimmed register 6 instructions (callgrind).
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost

@@ -41,9 +41,7 @@ extension UndoManager {
         let wasClean = isAtCleanMark
         stopCoalescing()
         let branches = removeAllSteps()
-        // A clean manager stays clean (the empty stack is its position); otherwise every step
-        // that led to the mark is gone.
-        ledger.cleanMark = wasClean ? .start : .unreachable
+        ledger.cleanMarkKeeper.allStepsRemoved(wasClean: wasClean)
         state.registrationDisableCount = 0
         state.isUndoing = false
         state.isRedoing = false

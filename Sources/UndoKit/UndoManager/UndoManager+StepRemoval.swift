@@ -50,12 +50,10 @@ extension UndoManager {
     func removeActionsFromEveryStep(on target: ObjectIdentifier) -> (fromStacks: Bool, branches: [HistoryTreeState.BranchStep]) {
         // The path before the removal, so that branches below a step it empties move up.
         let pathBefore = state.historyTree == nil ? nil : pathNodes()
-        let removedFromUndo = judgingSavepointMarks(onRedoStack: false) {
-            undoStack.removeActions(withTarget: target, judging: &$0)
-        }
-        let removedFromRedo = judgingSavepointMarks(onRedoStack: true) {
-            redoStack.removeActions(withTarget: target, judging: &$0)
-        }
+        let scopesJudgingUndo = savepointsJudgingRemoval(onRedoStack: false)
+        let removedFromUndo = undoStack.removeActions(withTarget: target, judgingScopes: scopesJudgingUndo)
+        let scopesJudgingRedo = savepointsJudgingRemoval(onRedoStack: true)
+        let removedFromRedo = redoStack.removeActions(withTarget: target, judgingScopes: scopesJudgingRedo)
         let prunedBranches = pathBefore.map { pruneHistoryTree(removing: target, pathBefore: $0) } ?? []
         return (removedFromUndo || removedFromRedo, prunedBranches)
     }

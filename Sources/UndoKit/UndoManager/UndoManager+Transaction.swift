@@ -43,10 +43,7 @@ extension UndoManager {
         if state.isCoordinated, let coordinator {
             coordinator.apply(edits, from: self)
             #if DEBUG
-            // A rollback puts the coordinator's redo order back itself, once it has settled.
-            if !state.isRollingBackScope {
-                coordinator.checkInvariants()
-            }
+            coordinator.checkInvariants()
             #endif
         }
     }
