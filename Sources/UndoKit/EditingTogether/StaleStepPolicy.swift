@@ -19,7 +19,7 @@ public enum StaleStepPolicy: Hashable, Sendable {
     /// step to reach the older ones.
     case refuse
     /// Drop stale steps and run the newest step that is not stale: each dropped step is
-    /// announced with ``UndoManager/Event/didDropStaleStep(actionName:)``. If every step is
+    /// announced with ``UndoManager/Event/didDropStaleStep(_:)``. If every step is
     /// stale, nothing may run (``UndoManager/canUndo`` is `false`) and nothing is dropped.
     case skip
 }
@@ -33,6 +33,13 @@ public enum StaleStepPolicy: Hashable, Sendable {
 /// }
 /// ```
 public struct StaleStep: Hashable, Sendable {
+    /// The step's identity, as in ``UndoManager/historyTree`` (unique, where action names
+    /// are not); `nil` for a value made with ``init(actionName:parts:changes:)``.
+    ///
+    /// ```swift
+    /// manager.historyTree[manager.staleUndoStep!.id!].actionName
+    /// ```
+    public var id: UndoTree.NodeID?
     /// The step's action name (`""` if it has none).
     public var actionName: String
     /// The parts the step declared; `nil` if it declared none, which counts as touching

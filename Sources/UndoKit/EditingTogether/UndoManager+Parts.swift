@@ -96,6 +96,7 @@ extension UndoManager {
     private func notingChanges(_ note: (inout PartChangeLog) -> Void) {
         startPartLog()
         note(&state.partLog!)
+        noteTimeIfStepIsOpen()
         publishObservableChanges()
     }
 

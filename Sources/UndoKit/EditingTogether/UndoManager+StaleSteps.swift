@@ -80,7 +80,9 @@ extension UndoManager {
     func partLogTakes(_ edits: [StepEdit]) {
         for edit in edits {
             switch edit {
-            case .added(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
+            // A step closing on the undo stack was recorded from its first action (spec K2).
+            case .added(let id, true), .moved(let id, true), .merged(let id, _): state.partLog?.stepWasClosed(id)
+            case .added(let id, false), .moved(let id, false): state.partLog?.stepWasDone(id)
             case .removed(let id): state.partLog?.stepLeft(id)
             }
         }
@@ -103,7 +105,7 @@ extension UndoManager {
         guard let log = state.partLog, let next = nextStep(onUndoStack: onUndoStack) else { return nil }
         let changes = log.changes(since: next.id, touching: next.metadata?.parts)
         guard !changes.isEmpty else { return nil }
-        return StaleStep(actionName: next.metadata?.name ?? "", parts: next.metadata?.parts, changes: changes)
+        return StaleStep(id: next.id, metadata: next.metadata, changes: changes)
     }
 
     /// The metadata of the step the policy lets an undo (`onUndoStack`) or redo run: the next
@@ -158,14 +160,14 @@ extension UndoManager {
         // With no step the policy lets run, nothing is dropped either: undo() then does what
         // canUndo says, as redo() does (it asks canRedo first).
         guard state.staleStepPolicy == .skip, runnableStepMetadata(onUndoStack: onUndoStack) != nil else { return false }
-        var droppedNames: [String] = []
-        while let next = nextStep(onUndoStack: onUndoStack), isStale(next.id, metadata: next.metadata) {
-            droppedNames.append(next.metadata?.name ?? "")
+        var droppedSteps: [StaleStep] = []
+        while let stale = staleStep(onUndoStack: onUndoStack) {
+            droppedSteps.append(stale)
             dropNewestStep(onUndoStack: onUndoStack)
         }
         settle()
-        for name in droppedNames {
-            post(.didDropStaleStep(actionName: name))
+        for step in droppedSteps {
+            post(.didDropStaleStep(step))
         }
         return nextStep(onUndoStack: onUndoStack) != nil
     }

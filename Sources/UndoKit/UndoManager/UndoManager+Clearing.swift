@@ -42,6 +42,8 @@ extension UndoManager {
         stopCoalescing()
         undoStack.removeAll()
         redoStack.removeAll()
+        // An open group went too: a note made in it is held against no step.
+        state.partLog?.firstNoteInOpenStep = nil
         let branches = state.historyTree?.removeAllBranches()
         state.historyTree?.records = [:]
         // A clean manager stays clean (the empty stack is its position); otherwise every step

@@ -138,7 +138,7 @@ private final class PostedEvents {
     }
 
     var dropped: [String] {
-        events.compactMap { if case .didDropStaleStep(let name) = $0 { name } else { nil } }
+        events.compactMap { if case .didDropStaleStep(let step) = $0 { step.actionName } else { nil } }
     }
 
     func count(_ event: UndoManager.Event) -> Int {
