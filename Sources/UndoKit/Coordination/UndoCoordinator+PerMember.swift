@@ -10,7 +10,9 @@ extension UndoCoordinator {
         for edit in edits {
             switch edit {
             case .added(let id, let toUndoStack), .moved(let id, let toUndoStack):
-                noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)?.parts, by: member)
+                let metadata = manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)
+                // What the run said it changed (possibly nothing), else what the step declared.
+                noteChanges(to: metadata?.takeChangedPartsOfRun() ?? metadata?.parts, by: member)
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
                 noteChanges(to: parts, by: member)
@@ -22,6 +24,8 @@ extension UndoCoordinator {
 
     /// Notes a change to `parts` (every part, for `nil`) by `member` on every other member.
     private func noteChanges(to parts: Set<UndoPart>?, by member: Member) {
+        // A run that changed none of its parts changes nothing for the others.
+        if let parts, parts.isEmpty { return }
         for other in members.compactMap(\.manager) where other !== member.manager {
             if let parts {
                 other.noteChanges(to: parts, origin: member.origin)

@@ -80,6 +80,9 @@ extension UndoManager {
     ///   - origin: Who or what changed them, reported by ``staleUndoStep`` and
     ///     ``staleRedoStep``: a person's name, a process, a server.
     public func noteChanges(to parts: some Sequence<UndoPart>, origin: String? = nil) {
+        // A change to no part changes nothing: nothing to note, and no log to start.
+        let parts = Array(parts)
+        guard !parts.isEmpty else { return }
         notingChanges { $0.note(parts, origin: origin) }
     }
 

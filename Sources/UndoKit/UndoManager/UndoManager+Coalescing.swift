@@ -102,7 +102,7 @@ extension UndoManager {
             // The merged step is done again, with the parts of both: the part log and a
             // per-member coordinator hear of it with the other edits, when the close settles.
             if let merged {
-                ledger.stepMerged(merged, parts: closing.parts)
+                ledger.stepMerged(merged, parts: closing.changedPartsOfRun ?? closing.parts)
             }
             // A mark set while the group was open is after the merged step; one at the step
             // merged into (coalescesIntoCleanStep) is lost, that state being gone.
