@@ -6,15 +6,20 @@ extension UndoCoordinator {
     /// Removals change no model, and note nothing; nor does a scope's rollback, which puts
     /// the model back as it was (its group closes and is undone on the way).
     func noteChanges(of edits: [StepEdit], by member: Member) {
-        guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
+        guard let manager = member.manager else { return }
+        let notesOnOthers = members.count > 1 && !manager.state.isRollingBackScope
         for edit in edits {
             switch edit {
             case .added(let id, let toUndoStack), .moved(let id, let toUndoStack):
                 let metadata = manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)
-                // What the run said it changed (possibly nothing), else what the step declared.
-                noteChanges(to: metadata?.takeChangedPartsOfRun() ?? metadata?.parts, by: member)
+                // What the run said it changed (possibly nothing), else what the step declared;
+                // taken even when nothing is noted, so that it never outlives its run.
+                let changedParts = metadata?.takeChangedPartsOfRun()
+                guard notesOnOthers else { continue }
+                noteChanges(to: changedParts ?? metadata?.parts, by: member)
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
+                guard notesOnOthers else { continue }
                 noteChanges(to: parts, by: member)
             case .removed:
                 continue
