@@ -27,8 +27,9 @@
 /// ``UndoManager/redo()``, so notifications and action names behave as without it. Nothing
 /// has to go through the coordinator: the order stays true when a manager is undone or
 /// redone directly, when removals or ``UndoManager/levelsOfUndo`` drop groups, and when a
-/// manager is detached or goes away. A new edit in any manager ends redo for all of them, so
-/// the history stays one line. ``undo()`` and ``redo()`` first end the current event for
+/// manager is detached or goes away. In ``Mode/singleOrder`` mode a new edit in any manager
+/// ends redo for all of them, so the history stays one line (in ``Mode/perMember`` mode each
+/// member's redo is its own). ``undo()`` and ``redo()`` first end the current event for
 /// every attached manager (``UndoManager/endEventGroup()``), so an edit still open counts as
 /// the most recent one.
 ///
