@@ -36,8 +36,8 @@
 /// The coordinator holds its managers weakly and observes them with
 /// ``UndoManager/addEventObserver(_:)``; each attached manager holds its coordinator, so a
 /// coordinator made in a set-up function and not kept goes on working while any of its
-/// managers exists (no cycle: it goes away once every manager is detached or gone). Like ``UndoManager`` it is not `Sendable`. See
-/// <doc:CoordinatingUndoManagers>.
+/// managers exists (no cycle: it goes away once every manager is detached or gone). Like
+/// ``UndoManager`` it is not `Sendable`. See <doc:CoordinatingUndoManagers>.
 public final class UndoCoordinator {
     final class Member {
         weak var manager: UndoManager?

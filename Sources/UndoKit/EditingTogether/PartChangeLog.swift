@@ -32,22 +32,28 @@ struct PartChangeLog {
     /// done just before this note. `nil` while no such note was made.
     var firstNoteInOpenStep: UInt64?
 
-    /// Records a change to `parts` (every part, for `nil`) by `origin`.
-    mutating func note(_ parts: some Sequence<UndoPart>, origin: String?) {
-        now &+= 1
-        let note = Note(time: now, origin: origin)
+    /// Records a change to `parts` by `origin`. Returns whether there was a part: a change
+    /// to none changes nothing, and takes no time.
+    mutating func note(_ parts: some Sequence<UndoPart>, origin: String?) -> Bool {
+        var note: Note?
         for part in parts {
+            if note == nil {
+                now &+= 1
+                note = Note(time: now, origin: origin)
+            }
             lastChange[part] = note
             // Only a change to some part touches a step that declared none.
             lastNote = note
         }
+        return note != nil
     }
 
-    mutating func noteAllParts(origin: String?) {
+    mutating func noteAllParts(origin: String?) -> Bool {
         now &+= 1
         let note = Note(time: now, origin: origin)
         lastChangeToAllParts = note
         lastNote = note
+        return true
     }
 
     /// Step `id` was closed, undone or redone just now: what changed before no longer

@@ -80,9 +80,6 @@ extension UndoManager {
     ///   - origin: Who or what changed them, reported by ``staleUndoStep`` and
     ///     ``staleRedoStep``: a person's name, a process, a server.
     public func noteChanges(to parts: some Sequence<UndoPart>, origin: String? = nil) {
-        // A change to no part changes nothing: nothing to note, and no log to start.
-        let parts = Array(parts)
-        guard !parts.isEmpty else { return }
         notingChanges { $0.note(parts, origin: origin) }
     }
 
@@ -96,9 +93,18 @@ extension UndoManager {
         notingChanges { $0.noteAllParts(origin: origin) }
     }
 
-    private func notingChanges(_ note: (inout PartChangeLog) -> Void) {
+    private func notingChanges(_ note: (inout PartChangeLog) -> Bool) {
+        let hadLog = state.partLog != nil
         startPartLog()
-        note(&state.partLog!)
+        guard note(&state.partLog!) else {
+            // A change to no part changes nothing: a log started for it goes again.
+            if !hadLog {
+                state.partLog = nil
+                updateStepEditRecording()
+                updateStaleStepChecks()
+            }
+            return
+        }
         noteTimeIfStepIsOpen()
         publishObservableChanges()
     }
