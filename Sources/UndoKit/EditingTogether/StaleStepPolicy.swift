@@ -16,7 +16,7 @@ public enum StaleStepPolicy: Hashable, Sendable {
     /// Run nothing: ``UndoManager/canUndo`` (or ``UndoManager/canRedo``) is `false` while the
     /// next step is stale, ``UndoManager/undo()`` does nothing, and
     /// ``UndoManager/staleUndoStep`` says why. ``UndoManager/removeNextUndoStep()`` drops that
-    /// step to reach the older ones.
+    /// step to reach the older ones; ``UndoManager/undoStaleStep()`` runs it once anyway.
     case refuse
     /// Drop stale steps and run the newest step that is not stale: each dropped step is
     /// announced with ``UndoManager/Event/didDropStaleStep(_:)``. If every step is

@@ -628,6 +628,8 @@ open class UndoManager: NSObject {
     ///
     /// Built from ``canUndo``, ``undoActionName`` and
     /// ``undoMenuTitle(forUndoActionName:)``, so a subclass overriding any of them changes it.
+    /// Under a ``staleStepPolicy`` it names the step ``undo()`` would run;
+    /// ``staleUndoMenuItemTitle`` names a step held back, with who changed it.
     ///
     /// ```swift
     /// manager.setActionName("Typing")
