@@ -7,13 +7,20 @@ extension UndoCoordinator {
     /// member's redo here); nor does a scope's rollback, which puts
     /// the model back as it was (its group closes and is undone on the way).
     func noteChanges(of edits: [StepEdit], by member: Member) {
-        guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
+        guard let manager = member.manager else { return }
+        let notesOnOthers = members.count > 1 && !manager.state.isRollingBackScope
         for edit in edits {
             switch edit {
             case .added(let id, let toUndoStack), .restored(let id, let toUndoStack), .moved(let id, let toUndoStack):
-                noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)?.parts, by: member)
+                let metadata = manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)
+                // What the run said it changed (possibly nothing), else what the step declared;
+                // taken even when nothing is noted, so that it never outlives its run.
+                let changedParts = metadata?.takeChangedPartsOfRun()
+                guard notesOnOthers else { continue }
+                noteChanges(to: changedParts ?? metadata?.parts, by: member)
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
+                guard notesOnOthers else { continue }
                 noteChanges(to: parts, by: member)
             case .removed, .branched, .unbranched, .newEdit:
                 // The model is as it was: a step left, or moved between the path and a branch
@@ -25,6 +32,8 @@ extension UndoCoordinator {
 
     /// Notes a change to `parts` (every part, for `nil`) by `member` on every other member.
     private func noteChanges(to parts: Set<UndoPart>?, by member: Member) {
+        // A run that changed none of its parts changes nothing for the others.
+        if let parts, parts.isEmpty { return }
         for other in members.compactMap(\.manager) where other !== member.manager {
             if let parts {
                 other.noteChanges(to: parts, origin: member.origin)

@@ -27,14 +27,17 @@
 /// ``UndoManager/redo()``, so notifications and action names behave as without it. Nothing
 /// has to go through the coordinator: the order stays true when a manager is undone or
 /// redone directly, when removals or ``UndoManager/levelsOfUndo`` drop groups, and when a
-/// manager is detached or goes away. A new edit in any manager ends redo for all of them, so
-/// the history stays one line. ``undo()`` and ``redo()`` first end the current event for
+/// manager is detached or goes away. In ``Mode/singleOrder`` mode a new edit in any manager
+/// ends redo for all of them, so the history stays one line (in ``Mode/perMember`` mode each
+/// member's redo is its own). ``undo()`` and ``redo()`` first end the current event for
 /// every attached manager (``UndoManager/endEventGroup()``), so an edit still open counts as
 /// the most recent one.
 ///
 /// The coordinator holds its managers weakly and observes them with
-/// ``UndoManager/addEventObserver(_:)``. Like ``UndoManager`` it is not `Sendable`. See
-/// <doc:CoordinatingUndoManagers>.
+/// ``UndoManager/addEventObserver(_:)``; each attached manager holds its coordinator, so a
+/// coordinator made in a set-up function and not kept goes on working while any of its
+/// managers exists (no cycle: it goes away once every manager is detached or gone). Like
+/// ``UndoManager`` it is not `Sendable`. See <doc:CoordinatingUndoManagers>.
 public final class UndoCoordinator {
     final class Member {
         weak var manager: UndoManager?

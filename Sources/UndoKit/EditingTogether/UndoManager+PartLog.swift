@@ -9,9 +9,15 @@ extension UndoManager {
     func partLogTakes(_ edits: [StepEdit]) {
         for edit in edits {
             switch edit {
-            case .added(let id, _), .restored(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
-            case .removed(let id): state.partLog?.stepLeft(id)
-            case .branched, .unbranched, .newEdit: continue
+            case .added(let id, true), .moved(let id, true), .merged(let id, _):
+                // A step closing on the undo stack was recorded from its first action (spec K2).
+                state.partLog?.stepWasClosed(id)
+            case .added(let id, false), .moved(let id, false), .restored(let id, _):
+                state.partLog?.stepWasDone(id)
+            case .removed(let id):
+                state.partLog?.stepLeft(id)
+            case .branched, .unbranched, .newEdit:
+                continue
             }
         }
         if state.savepoints.isEmpty {
@@ -33,7 +39,7 @@ extension UndoManager {
         guard let log = state.partLog, let next = nextStep(onUndoStack: onUndoStack) else { return nil }
         let changes = log.changes(since: next.id, touching: next.metadata?.parts)
         guard !changes.isEmpty else { return nil }
-        return StaleStep(actionName: next.metadata?.name ?? "", parts: next.metadata?.parts, changes: changes)
+        return StaleStep(id: next.id, metadata: next.metadata, changes: changes)
     }
 
     /// Debug check: every step the part log holds a time for is on a stack or a branch, or

@@ -127,15 +127,15 @@ extension UndoManager {
         // With no step the policy lets run, nothing is dropped either: undo() then does what
         // canUndo says, as redo() does (it asks canRedo first).
         guard state.staleStepPolicy == .skip, runnableStepMetadata(onUndoStack: onUndoStack) != nil else { return false }
-        var droppedNames: [String] = []
-        while let next = nextStep(onUndoStack: onUndoStack), isStale(next.id, metadata: next.metadata) {
-            droppedNames.append(next.metadata?.name ?? "")
+        var droppedSteps: [StaleStep] = []
+        while let stale = staleStep(onUndoStack: onUndoStack) {
+            droppedSteps.append(stale)
             dropNewestStep(onUndoStack: onUndoStack)
         }
         // Released before the events, as settle() would: a deinit may use the manager.
         releaseDroppedEntries()
-        for name in droppedNames {
-            post(.didDropStaleStep(actionName: name))
+        for step in droppedSteps {
+            post(.didDropStaleStep(step))
         }
         guard nextStep(onUndoStack: onUndoStack) != nil else {
             // Nothing left to run (an observer of the events removed it): the drops end here.

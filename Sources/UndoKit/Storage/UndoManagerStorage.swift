@@ -36,8 +36,9 @@ struct UndoManagerStorage {
     private(set) var hasEventListeners = true
     /// See ``UndoManager/postsMessages``.
     var postsMessages = false
-    /// The ``UndoCoordinator`` the manager is attached to, if any.
-    weak var coordinator: UndoCoordinator?
+    /// The ``UndoCoordinator`` the manager is attached to, if any. Strong: an attached
+    /// manager keeps its coordinator alive (spec K4), which holds its managers weakly.
+    var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set: a flag to test instead of a weak reference to load.
     var isCoordinated = false
     /// The ``ActionTarget`` last made, which the next registration on the same object shares

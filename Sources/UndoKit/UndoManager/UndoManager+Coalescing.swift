@@ -102,7 +102,7 @@ extension UndoManager {
             // The merged step is done again, with the parts of both: the part log and a
             // per-member coordinator hear of it with the other edits, when the close settles.
             if let merged {
-                ledger.stepMerged(merged, parts: closing.parts)
+                ledger.stepMerged(merged, parts: closing.changedPartsOfRun ?? closing.parts)
             }
             if let merged {
                 ledger.cleanMarkKeeper.openGroupMerged(into: merged)

@@ -34,6 +34,8 @@ extension UndoManager {
     func removeAllSteps() -> [StepID: HistoryTreeState.BranchStep] {
         undoStack.removeAll()
         redoStack.removeAll()
+        // An open group went too: a note made in it is held against no step.
+        state.partLog?.firstNoteInOpenStep = nil
         guard let tree = state.historyTree else { return [:] }
         let branches = tree.removeAllBranches()
         for id in branches.keys.sorted() {
