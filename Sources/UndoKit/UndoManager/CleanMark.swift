@@ -28,13 +28,19 @@ enum CleanMark: Equatable {
 
 /// The clean mark's one owner: the manager's mark, the marks the scopes in progress put back
 /// if they roll back, and every rule that moves or cuts them as steps close, merge, move and
-/// leave. Stored in the ledger (``SharedLedger/cleanMarkKeeper``), read through
-/// ``SharedLedger/cleanMark``, and changed only through the mutating methods here: the
+/// leave. Stored in the ledger (``StepLedger/cleanMarkKeeper``), read through
+/// ``StepLedger/cleanMark``, and changed only through the mutating methods here: the
 /// primitives and operations say what happened, the keeper decides what it does to the marks.
 /// The small ones are inline: a close, an undo and a redo pay what a direct write did.
 struct CleanMarkKeeper {
     /// Where the manager's mark is. A new manager is clean.
     private(set) var mark = CleanMark.start
+
+    /// A keeper of `mark`: a new manager's (clean), or a saved history's mark, which the same
+    /// rules move when the history is trimmed (``UndoHistory/keepNewestUndoSteps(_:)``).
+    init(mark: CleanMark = .start) {
+        self.mark = mark
+    }
     /// The marks the scopes in progress (``UndoManager/withUndoGroup(named:_:)``) had when
     /// they began, outermost first, one per savepoint: what a rollback puts back, less what
     /// the scope's removals and trims cut meanwhile.
