@@ -3,11 +3,11 @@
 /// id is the step id, so nothing converts between them.
 typealias StepID = UndoTree.NodeID
 
-/// A list of step ids (``SharedLedger/path``), run-length encoded: steps close in order, so
+/// A list of step ids (``StepLedger/path``), run-length encoded: steps close in order, so
 /// ids come in long consecutive runs of 16 bytes each. The newest run is kept in the ledger
 /// itself, so a new step that continues it (nearly every one) is two additions. The ends are
 /// O(1); reaching an id by its place, or inserting and removing inside, walks the runs.
-struct StepLedger: ~Copyable {
+struct StepIDRuns: ~Copyable {
     /// The `count` consecutive ids from `first` up.
     struct Run {
         var first: UInt64
@@ -48,7 +48,7 @@ struct StepLedger: ~Copyable {
     /// The id at `index`. O(runs), from the newest run back: the places asked for are near
     /// the end (the undo and redo stacks meet there).
     subscript(index: Int) -> StepID {
-        precondition(index >= 0 && index < count, "StepLedger: no id at \(index) of \(count)")
+        precondition(index >= 0 && index < count, "StepIDRuns: no id at \(index) of \(count)")
         var start = count - tail.count
         if index >= start {
             return StepID(rawValue: tail.first &+ UInt64(index - start))
@@ -59,7 +59,7 @@ struct StepLedger: ~Copyable {
                 return StepID(rawValue: runs[run].first &+ UInt64(index - start))
             }
         }
-        preconditionFailure("StepLedger: runs do not add up to the count")
+        preconditionFailure("StepIDRuns: runs do not add up to the count")
     }
 
     /// Where `id` is, or `nil`. O(runs).
@@ -211,9 +211,9 @@ struct StepLedger: ~Copyable {
     /// Checks that the runs are well formed, add up to the count and hold no id twice.
     func checkInvariants() {
         let all = ids
-        precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, the count is \(count)")
-        precondition(Set(all).count == all.count, "StepLedger: an id twice in \(all)")
-        precondition(runs.indices.allSatisfy { runs[$0].count > 0 }, "StepLedger: an empty run in \(runs.elements)")
-        precondition(tail.count > 0 || runs.isEmpty, "StepLedger: runs \(runs.elements) before an empty newest run")
+        precondition(all.count == count, "StepIDRuns: runs hold \(all.count) ids, the count is \(count)")
+        precondition(Set(all).count == all.count, "StepIDRuns: an id twice in \(all)")
+        precondition(runs.indices.allSatisfy { runs[$0].count > 0 }, "StepIDRuns: an empty run in \(runs.elements)")
+        precondition(tail.count > 0 || runs.isEmpty, "StepIDRuns: runs \(runs.elements) before an empty newest run")
     }
 }

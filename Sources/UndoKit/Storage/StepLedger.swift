@@ -25,7 +25,7 @@ enum StepEdit: Equatable {
 /// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
 /// or redo moves no id, only the boundary), with the next id, the clean mark, and the edits of
 /// the operation in progress (ARCHITECTURE.md, "The step ledger").
-struct SharedLedger: ~Copyable {
+struct StepLedger: ~Copyable {
     /// An undo or redo that took its step off one stack, until the group it builds on the
     /// other closes as that step (or does not, ``endMove()``). Named by the stack the step
     /// lands on, and numbered so a close tests it with one comparison.
@@ -34,7 +34,7 @@ struct SharedLedger: ~Copyable {
     }
 
     /// The undo stack's steps oldest first, then the redo stack's from the next redo down.
-    var path = StepLedger()
+    var path = StepIDRuns()
     /// How many of `path`'s steps, the last ones, are the redo stack's: counted from the end
     /// so the common new step, with nothing to redo, only appends. A step being moved (at
     /// `undoCount`) counts on the redo side.
@@ -172,7 +172,7 @@ struct SharedLedger: ~Copyable {
         if numberAfterRestoring == 0 {
             numberAfterRestoring = nextNumber
         }
-        precondition(id.rawValue < numberAfterRestoring, "SharedLedger: restoring \(id), an id not reserved")
+        precondition(id.rawValue < numberAfterRestoring, "StepLedger: restoring \(id), an id not reserved")
         nextNumber = id.rawValue
     }
 
@@ -188,7 +188,7 @@ struct SharedLedger: ~Copyable {
     mutating func rewindStepIDs(to next: StepID) {
         #if DEBUG
         // O(steps): checked in debug builds, as the invariants are.
-        precondition(path.ids.allSatisfy { $0 < next }, "SharedLedger: rewinding to \(next) over a step that holds a later id")
+        precondition(path.ids.allSatisfy { $0 < next }, "StepLedger: rewinding to \(next) over a step that holds a later id")
         #endif
         nextNumber = next.rawValue
     }
@@ -204,9 +204,9 @@ struct SharedLedger: ~Copyable {
     }
 }
 
-/// One stack's side of the ``SharedLedger``'s path, oldest first: the ids of its steps.
+/// One stack's side of the ``StepLedger``'s path, oldest first: the ids of its steps.
 struct StackSteps {
-    let ledger: UnsafeMutablePointer<SharedLedger>
+    let ledger: UnsafeMutablePointer<StepLedger>
     let isUndoStack: Bool
 
     /// The path index of this side's `ordinal`th step (0: the oldest).

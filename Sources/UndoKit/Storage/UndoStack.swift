@@ -70,7 +70,7 @@ struct UndoStack: ~Copyable {
             return ledger.redoCount &- moving &+ openGroup
         }
     }
-    /// The ids of the closed top-level groups, oldest first (see ``SharedLedger``).
+    /// The ids of the closed top-level groups, oldest first (see ``StepLedger``).
     var steps: StackSteps {
         @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
     }
@@ -95,9 +95,9 @@ struct UndoStack: ~Copyable {
     }
     /// The sum of the costs of the top-level groups on this stack, open ones included.
     var totalCost = 0
-    private let sharedLedger: UnsafeMutablePointer<SharedLedger>
+    private let sharedLedger: UnsafeMutablePointer<StepLedger>
 
-    var ledger: SharedLedger {
+    var ledger: StepLedger {
         unsafeAddress { UnsafePointer(sharedLedger) }
         nonmutating unsafeMutableAddress { sharedLedger }
     }
@@ -109,7 +109,7 @@ struct UndoStack: ~Copyable {
 
     let isUndoStack: Bool
 
-    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
+    init(entries: StackEntries, ledger: UnsafeMutablePointer<StepLedger>, isUndoStack: Bool) {
         self.entries = entries
         sharedLedger = ledger
         self.isUndoStack = isUndoStack
@@ -141,7 +141,7 @@ struct UndoStack: ~Copyable {
     }
 
     /// Closes the innermost open group; a top-level group that stays is a step (see
-    /// ``SharedLedger/stepClosed(onUndoStack:)``). With `discardIfEmpty`, an empty group is
+    /// ``StepLedger/stepClosed(onUndoStack:)``). With `discardIfEmpty`, an empty group is
     /// dropped instead (an undo's redo group, spec R19.8). Returns whether it was empty.
     @discardableResult
     mutating func closeGroup(discardIfEmpty: Bool) -> Bool {

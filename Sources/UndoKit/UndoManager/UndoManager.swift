@@ -73,9 +73,9 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
-    /// The part of the step ledger both stacks share (see ``SharedLedger``); read through
+    /// The part of the step ledger both stacks share (see ``StepLedger``); read through
     /// ``ledger``.
-    let sharedLedger: UnsafeMutablePointer<SharedLedger>
+    let sharedLedger: UnsafeMutablePointer<StepLedger>
 
     /// The run loop whose passes end this manager's automatic groups.
     ///
