@@ -1,74 +1,88 @@
-/// Invariant, between operations: a member's steps in ``UndoCoordinator/undoSteps``
-/// (``UndoCoordinator/redoSteps``) are exactly its undo (redo) stack's step ids, in order.
-/// Each member's transactions hand over what they did to its steps (``StepEdit``) as they
-/// settle; nothing is compared after the fact.
+/// Invariant, between operations (``Mode/singleOrder``): every step on a member's stacks has a
+/// stamp in ``UndoCoordinator/Member/landedAt``, rising along each stack from its oldest step
+/// to its newest. Where the steps are is read from the members' ledgers; the coordinator keeps
+/// only when each landed, which no ledger says. Each member's transactions hand over what they
+/// did to its steps (``StepEdit``) as they settle; nothing is compared after the fact.
 extension UndoCoordinator {
-    /// Applies `edits`, which `manager`'s transaction made, to the orders.
+    /// Applies `edits`, which `manager`'s transaction made, to the stamps, and ends the other
+    /// members' redo for a new edit.
     func apply(_ edits: [StepEdit], from manager: UndoManager) {
         guard let member = members.first(where: { $0.manager === manager }) else { return }
         guard mode == .singleOrder else {
             noteChanges(of: edits, by: member)
             return
         }
-        var index = edits.startIndex
-        while index < edits.endIndex {
-            switch edits[index] {
-            case .added(let id, let toUndoStack):
-                updateOrder(undo: toUndoStack) { $0.append(Step(member: member, id: id)) }
-            case .moved(let id, let toUndoStack):
-                // Searched from the newest end, where an undo or redo finds it.
-                let step = Step(member: member, id: id)
-                updateOrder(undo: !toUndoStack) { if let position = $0.lastIndex(of: step) { $0.remove(at: position) } }
-                updateOrder(undo: toUndoStack) { $0.append(step) }
+        // A step that leaves inside a scope keeps its stamp: a rollback puts it back.
+        let inScope = !manager.state.savepoints.isEmpty || manager.state.isRollingBackScope
+        for edit in edits {
+            switch edit {
+            case .added(let id, _), .restored(let id, _), .moved(let id, _), .unbranched(let id):
+                // Closed, restored, undone, redone or put back from a branch just now: the
+                // newest on the stack it landed on.
+                member.landedAt[id] = nextLandingStamp
+                nextLandingStamp += 1
             case .merged:
-                // Coalescing: the step stays where it is in the order.
+                // Coalescing: the step keeps its place in the order.
                 break
-            case .removed:
-                // A run of removals (removing a target's actions, clearing, trimming) at once.
-                var removed: Set<StepID> = []
-                while index < edits.endIndex, case .removed(let id) = edits[index] {
-                    removed.insert(id)
-                    index += 1
+            case .removed(let id), .branched(let id):
+                // Off the stacks (a member in this mode keeps no branches, so a branched
+                // step is as good as gone for the order).
+                if inScope {
+                    member.keepsStepsThatLeft = true
+                } else {
+                    member.landedAt[id] = nil
                 }
-                undoSteps.removeAll { $0.member === member && removed.contains($0.id) }
-                redoSteps.removeAll { $0.member === member && removed.contains($0.id) }
-                continue
+            case .newEdit:
+                endRedo(ofMembersOtherThan: member)
             }
-            index += 1
+        }
+        if member.keepsStepsThatLeft && !inScope {
+            forgetStepsThatLeft(of: member, manager)
         }
     }
 
-    private func updateOrder(undo: Bool, _ body: (inout [Step]) -> Void) {
-        if undo { body(&undoSteps) } else { body(&redoSteps) }
+    /// A new edit in `member` (spec R4, R10.6) ends redo for every other member, so the
+    /// history stays one line: each ends its own, as a transaction of its own.
+    private func endRedo(ofMembersOtherThan member: Member) {
+        let others = members.filter { $0 !== member }.compactMap(\.manager)
+        UndoManager.endRedoForNewEditElsewhere(in: others)
     }
 
-    /// Drops the members whose managers went away, with their steps.
+    /// Forgets the stamps of `member`'s steps that left while a scope ran, now that it is over.
+    private func forgetStepsThatLeft(of member: Member, _ manager: UndoManager) {
+        member.keepsStepsThatLeft = false
+        let onStacks = Set(manager.undoStack.steps.ids + manager.redoStack.steps.ids)
+        member.landedAt = member.landedAt.filter { onStacks.contains($0.key) }
+    }
+
+    /// Drops the members whose managers went away, with their stamps.
     func dropGoneMembers() {
         guard members.contains(where: { $0.manager == nil }) else { return }
         members.removeAll { $0.manager == nil }
-        undoSteps.removeAll { $0.member.manager == nil }
-        redoSteps.removeAll { $0.member.manager == nil }
     }
 
     /// Traps if the invariant above is broken, once every member has handed over its edits.
     /// Linear; for tests and debug builds.
     func checkInvariants() {
         guard members.allSatisfy({ $0.manager?.ledger.edits.isEmpty ?? true }) else { return }
-        for step in undoSteps + redoSteps {
-            precondition(members.contains { $0 === step.member }, "UndoCoordinator: a step of a detached member")
-        }
         for member in members {
             guard let manager = member.manager else { continue }
             precondition(manager.coordinator === self, "UndoCoordinator: a member attached elsewhere")
-            // Per member there are no orders: each manager's stacks are its own.
+            // Per member there is no order: each manager's stacks are its own.
             guard mode == .singleOrder else {
-                precondition(undoSteps.isEmpty && redoSteps.isEmpty, "UndoCoordinator: an order in .perMember mode")
+                precondition(member.landedAt.isEmpty, "UndoCoordinator: an order in .perMember mode")
                 continue
             }
-            let undoOrder = undoSteps.filter { $0.member === member }.map(\.id)
-            let redoOrder = redoSteps.filter { $0.member === member }.map(\.id)
-            precondition(undoOrder == manager.undoStack.steps.ids, "UndoCoordinator: undo order \(undoOrder), stack \(manager.undoStack.steps.ids)")
-            precondition(redoOrder == manager.redoStack.steps.ids, "UndoCoordinator: redo order \(redoOrder), stack \(manager.redoStack.steps.ids)")
+            let undoIDs = manager.undoStack.steps.ids
+            let redoIDs = manager.redoStack.steps.ids
+            for ids in [undoIDs, redoIDs] {
+                let stamps = ids.compactMap { member.landedAt[$0] }
+                precondition(stamps.count == ids.count, "UndoCoordinator: a step with no place in the order, stack \(ids)")
+                precondition(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "UndoCoordinator: stack \(ids) out of order, stamps \(stamps)")
+            }
+            if !member.keepsStepsThatLeft {
+                precondition(member.landedAt.count == undoIDs.count + redoIDs.count, "UndoCoordinator: stamps of steps that left")
+            }
         }
     }
 }

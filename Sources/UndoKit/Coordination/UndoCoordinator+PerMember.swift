@@ -3,18 +3,28 @@
 extension UndoCoordinator {
     /// Notes on every other member the changes `member`'s transaction made: each step it
     /// closed, undid or redid changed the parts the step declared (every part, if none).
-    /// Removals change no model, and note nothing; nor does a scope's rollback, which puts
+    /// Removals change no model, and note nothing (nor does a new edit, which keeps each
+    /// member's redo here); nor does a scope's rollback, which puts
     /// the model back as it was (its group closes and is undone on the way).
     func noteChanges(of edits: [StepEdit], by member: Member) {
-        guard members.count > 1, let manager = member.manager, !manager.state.isRollingBackScope else { return }
+        guard let manager = member.manager else { return }
+        let notesOnOthers = members.count > 1 && !manager.state.isRollingBackScope
         for edit in edits {
             switch edit {
-            case .added(let id, let toUndoStack), .moved(let id, let toUndoStack):
-                noteChanges(to: manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)?.parts, by: member)
+            case .added(let id, let toUndoStack), .restored(let id, let toUndoStack), .moved(let id, let toUndoStack):
+                let metadata = manager.closedStepMetadata(of: id, onUndoStack: toUndoStack)
+                // What the run said it changed (possibly nothing), else what the step declared;
+                // taken even when nothing is noted, so that it never outlives its run.
+                let changedParts = metadata?.takeChangedPartsOfRun()
+                guard notesOnOthers else { continue }
+                noteChanges(to: changedParts ?? metadata?.parts, by: member)
             case .merged(_, let parts):
                 // What the merged group changed, not the whole step's parts.
+                guard notesOnOthers else { continue }
                 noteChanges(to: parts, by: member)
-            case .removed:
+            case .removed, .branched, .unbranched, .newEdit:
+                // The model is as it was: a step left, or moved between the path and a branch
+                // (and a new edit keeps each member's redo here).
                 continue
             }
         }
@@ -22,6 +32,8 @@ extension UndoCoordinator {
 
     /// Notes a change to `parts` (every part, for `nil`) by `member` on every other member.
     private func noteChanges(to parts: Set<UndoPart>?, by member: Member) {
+        // A run that changed none of its parts changes nothing for the others.
+        if let parts, parts.isEmpty { return }
         for other in members.compactMap(\.manager) where other !== member.manager {
             if let parts {
                 other.noteChanges(to: parts, origin: member.origin)

@@ -27,14 +27,17 @@
 /// ``UndoManager/redo()``, so notifications and action names behave as without it. Nothing
 /// has to go through the coordinator: the order stays true when a manager is undone or
 /// redone directly, when removals or ``UndoManager/levelsOfUndo`` drop groups, and when a
-/// manager is detached or goes away. A new edit in any manager ends redo for all of them, so
-/// the history stays one line. ``undo()`` and ``redo()`` first end the current event for
+/// manager is detached or goes away. In ``Mode/singleOrder`` mode a new edit in any manager
+/// ends redo for all of them, so the history stays one line (in ``Mode/perMember`` mode each
+/// member's redo is its own). ``undo()`` and ``redo()`` first end the current event for
 /// every attached manager (``UndoManager/endEventGroup()``), so an edit still open counts as
 /// the most recent one.
 ///
 /// The coordinator holds its managers weakly and observes them with
-/// ``UndoManager/addEventObserver(_:)``. Like ``UndoManager`` it is not `Sendable`. See
-/// <doc:CoordinatingUndoManagers>.
+/// ``UndoManager/addEventObserver(_:)``; each attached manager holds its coordinator, so a
+/// coordinator made in a set-up function and not kept goes on working while any of its
+/// managers exists (no cycle: it goes away once every manager is detached or gone). Like
+/// ``UndoManager`` it is not `Sendable`. See <doc:CoordinatingUndoManagers>.
 public final class UndoCoordinator {
     final class Member {
         weak var manager: UndoManager?
@@ -44,6 +47,15 @@ public final class UndoCoordinator {
         /// Who edits through this manager, for the changes noted on the others
         /// (``Mode/perMember``).
         var origin: String?
+        /// When each of the manager's steps landed on the stack it is on, in the coordinator's
+        /// landing order (``Mode/singleOrder``): a later step has a higher stamp. The one thing
+        /// the coordinator cannot read from the manager's ledger, which says where its steps
+        /// are but not how they interleave with the other members'.
+        var landedAt: [StepID: Int64] = [:]
+        /// Whether `landedAt` still holds steps that left while a scope
+        /// (``UndoManager/withUndoGroup(named:_:)``) ran: a rollback puts them back, with their
+        /// ids and in their places, so they are forgotten only once the scope is over.
+        var keepsStepsThatLeft = false
 
         init(manager: UndoManager, origin: String?) {
             self.manager = manager
@@ -51,21 +63,12 @@ public final class UndoCoordinator {
         }
     }
 
-    /// A step in the global order: its manager, and its id there (see ``StepID``).
-    struct Step: Equatable {
-        let member: Member
-        let id: StepID
-
-        static func == (lhs: Step, rhs: Step) -> Bool {
-            lhs.member === rhs.member && lhs.id == rhs.id
-        }
-    }
-
     var members: [Member] = []
-    /// Undoable steps, oldest first; the last is what ``undo()`` reverts.
-    var undoSteps: [Step] = []
-    /// Undone steps, in the order they were undone; the last is what ``redo()`` performs.
-    var redoSteps: [Step] = []
+    /// The stamp of the next step to land on a stack (``Member/landedAt``): ``undo()`` reverts
+    /// the undo step that landed last, ``redo()`` performs the redo step that landed last.
+    var nextLandingStamp: Int64 = 0
+    /// The lowest stamp given so far: a manager attached with steps brings them in below it.
+    var lowestLandingStamp: Int64 = 0
     var nextGroupOpenSerial: UInt64 = 0
 
     /// How a coordinator relates its managers' steps.
@@ -166,8 +169,10 @@ public final class UndoCoordinator {
         let member = Member(manager: manager, origin: origin)
         // From now on its transactions hand over their step edits (UndoCoordinator+Edits.swift).
         if mode == .singleOrder {
-            undoSteps.insert(contentsOf: manager.undoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
-            redoSteps.insert(contentsOf: manager.redoStack.steps.ids.map { Step(member: member, id: $0) }, at: 0)
+            // Older than every step ordered so far: its undo steps are undone after all others',
+            // its redo steps redone after all others'.
+            stampAsOldest(manager.undoStack.steps.ids, of: member)
+            stampAsOldest(manager.redoStack.steps.ids, of: member)
         }
         member.observation = manager.addEventObserver { [weak self, weak member] event in
             guard let self, let member, event == .didOpenUndoGroup, member.manager?.undoStack.nesting == 1 else { return }
@@ -191,8 +196,14 @@ public final class UndoCoordinator {
         let member = members.remove(at: index)
         member.observation?.cancel()
         manager.coordinator = nil
-        undoSteps.removeAll { $0.member === member }
-        redoSteps.removeAll { $0.member === member }
+    }
+
+    /// Gives `ids` (one stack's, oldest first) stamps below every stamp given so far.
+    private func stampAsOldest(_ ids: [StepID], of member: Member) {
+        lowestLandingStamp -= Int64(ids.count)
+        for (offset, id) in ids.enumerated() {
+            member.landedAt[id] = lowestLandingStamp + Int64(offset)
+        }
     }
 
     // MARK: Undo and redo
@@ -236,7 +247,7 @@ public final class UndoCoordinator {
         stopIfPerMember(in: "UndoCoordinator.undo()")
         endEventGroups()
         dropGoneMembers()
-        undoSteps.last?.member.manager?.undo()
+        managerWithNewestStep(onUndoStacks: true)?.undo()
     }
 
     /// Performs the most recently undone step of all attached managers, through its manager's
@@ -257,7 +268,7 @@ public final class UndoCoordinator {
         stopIfPerMember(in: "UndoCoordinator.redo()")
         endEventGroups()
         dropGoneMembers()
-        redoSteps.last?.member.manager?.redo()
+        managerWithNewestStep(onUndoStacks: false)?.redo()
     }
 
     // MARK: Names and titles
@@ -319,7 +330,7 @@ public final class UndoCoordinator {
     /// ```
     public var undoActionNames: [String] {
         dropGoneMembers()
-        return names(of: undoSteps, onRedoStacks: false)
+        return names(onRedoStacks: false)
     }
 
     /// The names of the steps ``redo()`` would perform across all attached managers, the next
@@ -331,7 +342,7 @@ public final class UndoCoordinator {
     /// ```
     public var redoActionNames: [String] {
         dropGoneMembers()
-        return names(of: redoSteps, onRedoStacks: true)
+        return names(onRedoStacks: true)
     }
 
     /// Whether every attached manager is at its clean mark (``UndoManager/isClean``); `true`
@@ -357,19 +368,39 @@ public final class UndoCoordinator {
         }
     }
 
-    /// The action names of `steps`, newest first.
-    private func names(of steps: [Step], onRedoStacks: Bool) -> [String] {
-        var namesByStep: [ObjectIdentifier: [StepID: String]] = [:]
+    /// The action names of the members' undo steps (redo steps, `onRedoStacks`), the one
+    /// that landed last first.
+    private func names(onRedoStacks: Bool) -> [String] {
+        var landed: [(stamp: Int64, name: String)] = []
         for member in members {
             guard let manager = member.manager else { continue }
             let names = onRedoStacks
                 ? zip(manager.redoStack.steps.ids, manager.redoStack.closedTopLevelNamesNewestFirst().reversed())
                 : zip(manager.undoStack.steps.ids, manager.undoStack.closedTopLevelNamesNewestFirst().reversed())
-            namesByStep[ObjectIdentifier(member)] = Dictionary(uniqueKeysWithValues: names)
+            for (id, name) in names {
+                if let stamp = member.landedAt[id] {
+                    landed.append((stamp, name))
+                }
+            }
         }
-        return steps.reversed().compactMap { step in
-            namesByStep[ObjectIdentifier(step.member)]?[step.id]
+        return landed.sorted { $0.stamp > $1.stamp }.map(\.name)
+    }
+
+    /// The member whose newest undo step (redo step, unless `onUndoStacks`) landed last: the
+    /// step ``undo()`` (``redo()``) takes. Read from the members' ledgers; only the stamps are
+    /// the coordinator's.
+    private func managerWithNewestStep(onUndoStacks: Bool) -> UndoManager? {
+        var newest: (manager: UndoManager, stamp: Int64)?
+        for member in members {
+            guard let manager = member.manager,
+                  let id = onUndoStacks ? manager.undoStack.steps.last : manager.redoStack.steps.last,
+                  let stamp = member.landedAt[id]
+            else { continue }
+            if newest.map({ stamp > $0.stamp }) ?? true {
+                newest = (manager, stamp)
+            }
         }
+        return newest?.manager
     }
 
     // MARK: Targets
@@ -388,7 +419,7 @@ public final class UndoCoordinator {
                 newestOpen = member
             }
         }
-        return newestOpen?.manager ?? undoSteps.last?.member.manager
+        return newestOpen?.manager ?? managerWithNewestStep(onUndoStacks: true)
     }
 
     /// The manager ``redo()`` would call, after ending the open event groups: ending an empty
@@ -397,40 +428,7 @@ public final class UndoCoordinator {
         guard mode == .singleOrder else { return nil }
         dropGoneMembers()
         guard !members.contains(where: { $0.manager?.endingEventGroupClearsRedo == true }) else { return nil }
-        return redoSteps.last?.member.manager
-    }
-
-    /// A member made a new edit and cleared its redo stack: this clears the others'.
-    func memberMadeNewEdit(_ manager: UndoManager) {
-        // The order holds exactly the members' redo steps: empty order, empty stacks (and
-        // always empty per member, where each keeps its own redo).
-        guard !redoSteps.isEmpty else { return }
-        redoSteps.removeAll()
-        let others = members.compactMap(\.manager).filter { $0 !== manager && !$0.redoStack.isEmpty }
-        for other in others {
-            other.markCleanBeforeRedoStepsEnd()
-            other.redoStack.removeAll()
-        }
-        // Settled once all are cleared: the removals they hand back find nothing.
-        for other in others {
-            other.settle()
-            other.publishObservableChanges()
-        }
-    }
-
-    /// A member rolled back a ``UndoManager/withUndoGroup(named:_:)`` scope: the redo order
-    /// is put back as it was, less steps removed meanwhile. Per member there is no order.
-    func memberRolledBack(_ manager: UndoManager, restoringRedoOrder order: [Step]) {
-        guard mode == .singleOrder, let member = members.first(where: { $0.manager === manager }) else { return }
-        let memberSteps = manager.redoStack.steps.ids
-        let restored = order.filter { $0.member !== member || memberSteps.contains($0.id) }
-        let others = redoSteps.filter { $0.member !== member }
-        if restored.filter({ $0.member === member }).map(\.id) == memberSteps
-            && restored.filter({ $0.member !== member }) == others {
-            redoSteps = restored
-        } else {
-            redoSteps = others + memberSteps.map { Step(member: member, id: $0) }
-        }
+        return managerWithNewestStep(onUndoStacks: false)
     }
 
     /// Ends the attached managers' open automatic groups, oldest first.
@@ -454,21 +452,6 @@ extension UndoManager {
             state.coordinator = newValue
             state.isCoordinated = newValue != nil
             updateStepEditRecording()
-        }
-    }
-
-    /// A new edit (spec R4, R10.6) ends redo for all members. Called with the stacks
-    /// consistent: clearing the others' releases entries whose `deinit`s may call back.
-    @inline(__always)
-    func newEditEndsRedo() {
-        // A flag first: loading the weak reference costs atomics on every registration.
-        if state.isCoordinated, let coordinator {
-            if state.savepoints.isEmpty {
-                coordinator.memberMadeNewEdit(self)
-            } else {
-                // Heard when the outermost scope succeeds: a rollback leaves the others alone.
-                state.savepoints[state.savepoints.count - 1].madeNewEdit = true
-            }
         }
     }
 }

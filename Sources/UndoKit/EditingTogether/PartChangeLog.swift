@@ -27,23 +27,33 @@ struct PartChangeLog {
     private var doneAt: [StepID: UInt64] = [:]
     /// The changes a restored step was already stale by when its history was saved.
     private var restoredChanges: [StepID: [UndoChange]] = [:]
+    /// The time of the first note made while the open top-level group on the undo stack held
+    /// an action (spec K2): the step it closes as was recorded from that action on, so it is
+    /// done just before this note. `nil` while no such note was made.
+    var firstNoteInOpenStep: UInt64?
 
-    /// Records a change to `parts` (every part, for `nil`) by `origin`.
-    mutating func note(_ parts: some Sequence<UndoPart>, origin: String?) {
-        now &+= 1
-        let note = Note(time: now, origin: origin)
+    /// Records a change to `parts` by `origin`. Returns whether there was a part: a change
+    /// to none changes nothing, and takes no time.
+    mutating func note(_ parts: some Sequence<UndoPart>, origin: String?) -> Bool {
+        var note: Note?
         for part in parts {
+            if note == nil {
+                now &+= 1
+                note = Note(time: now, origin: origin)
+            }
             lastChange[part] = note
             // Only a change to some part touches a step that declared none.
             lastNote = note
         }
+        return note != nil
     }
 
-    mutating func noteAllParts(origin: String?) {
+    mutating func noteAllParts(origin: String?) -> Bool {
         now &+= 1
         let note = Note(time: now, origin: origin)
         lastChangeToAllParts = note
         lastNote = note
+        return true
     }
 
     /// Step `id` was closed, undone or redone just now: what changed before no longer
@@ -53,12 +63,34 @@ struct PartChangeLog {
         restoredChanges[id] = nil
     }
 
+    /// Step `id` just closed as a new step, or a group merged into it: done when its first
+    /// action was recorded if a note came after that (``firstNoteInOpenStep``), else now.
+    mutating func stepWasClosed(_ id: StepID) {
+        guard let firstNote = firstNoteInOpenStep else {
+            stepWasDone(id)
+            return
+        }
+        firstNoteInOpenStep = nil
+        doneAt[id] = firstNote &- 1
+        restoredChanges[id] = nil
+    }
+
     /// Steps that left the stacks, to forget once nothing can put them back.
     private var stepsThatLeft: [StepID] = []
 
     /// Step `id` left the stacks: for good, unless a scope's rollback puts it back.
     mutating func stepLeft(_ id: StepID) {
         stepsThatLeft.append(id)
+    }
+
+    /// The steps the log holds a time or changes for (for the debug checks).
+    var stepsHeld: Set<StepID> {
+        Set(doneAt.keys).union(restoredChanges.keys)
+    }
+
+    /// Whether step `id` left and waits for ``forgetStepsThatLeft(_:)``.
+    func leftAwaitingForget(_ id: StepID) -> Bool {
+        stepsThatLeft.contains(id)
     }
 
     /// Forgets the steps that left and are gone (`isGone`).

@@ -16,10 +16,10 @@ public enum StaleStepPolicy: Hashable, Sendable {
     /// Run nothing: ``UndoManager/canUndo`` (or ``UndoManager/canRedo``) is `false` while the
     /// next step is stale, ``UndoManager/undo()`` does nothing, and
     /// ``UndoManager/staleUndoStep`` says why. ``UndoManager/removeNextUndoStep()`` drops that
-    /// step to reach the older ones.
+    /// step to reach the older ones; ``UndoManager/undoStaleStep()`` runs it once anyway.
     case refuse
     /// Drop stale steps and run the newest step that is not stale: each dropped step is
-    /// announced with ``UndoManager/Event/didDropStaleStep(actionName:)``. If every step is
+    /// announced with ``UndoManager/Event/didDropStaleStep(_:)``. If every step is
     /// stale, nothing may run (``UndoManager/canUndo`` is `false`) and nothing is dropped.
     case skip
 }
@@ -33,6 +33,13 @@ public enum StaleStepPolicy: Hashable, Sendable {
 /// }
 /// ```
 public struct StaleStep: Hashable, Sendable {
+    /// The step's identity, as in ``UndoManager/historyTree`` (unique, where action names
+    /// are not); `nil` for a value made with ``init(actionName:parts:changes:)``.
+    ///
+    /// ```swift
+    /// manager.historyTree[manager.staleUndoStep!.id!].actionName
+    /// ```
+    public var id: UndoTree.NodeID?
     /// The step's action name (`""` if it has none).
     public var actionName: String
     /// The parts the step declared; `nil` if it declared none, which counts as touching

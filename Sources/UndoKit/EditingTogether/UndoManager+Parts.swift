@@ -93,9 +93,19 @@ extension UndoManager {
         notingChanges { $0.noteAllParts(origin: origin) }
     }
 
-    private func notingChanges(_ note: (inout PartChangeLog) -> Void) {
+    private func notingChanges(_ note: (inout PartChangeLog) -> Bool) {
+        let hadLog = state.partLog != nil
         startPartLog()
-        note(&state.partLog!)
+        guard note(&state.partLog!) else {
+            // A change to no part changes nothing: a log started for it goes again.
+            if !hadLog {
+                state.partLog = nil
+                updateStepEditRecording()
+                updateStaleStepChecks()
+            }
+            return
+        }
+        noteTimeIfStepIsOpen()
         publishObservableChanges()
     }
 

@@ -73,39 +73,6 @@ extension UndoManager {
 
     // MARK: Internals
 
-    /// Hands a transaction's step edits to the part log: a step that closed or ran now is
-    /// fresh (what changed before no longer touches it); a step that left is forgotten once
-    /// no scope is in progress and it did not come back (a scope's rollback puts back the
-    /// redo steps its body ended, as fresh or stale as they were).
-    func partLogTakes(_ edits: [StepEdit]) {
-        for edit in edits {
-            switch edit {
-            case .added(let id, _), .moved(let id, _), .merged(let id, _): state.partLog?.stepWasDone(id)
-            case .removed(let id): state.partLog?.stepLeft(id)
-            }
-        }
-        if state.savepoints.isEmpty {
-            state.partLog?.forgetStepsThatLeft { !stepExists($0) }
-        }
-    }
-
-    func updateStaleStepChecks() {
-        state.checksStaleSteps = state.partLog != nil && state.staleStepPolicy != .run
-    }
-
-    /// Whether step `id`, whose group has `metadata`, is stale.
-    func isStale(_ id: StepID, metadata: GroupMetadata?) -> Bool {
-        state.partLog?.isStale(id, touching: metadata?.parts) ?? false
-    }
-
-    /// The next undo (`onUndoStack`) or redo step, if it is stale.
-    func staleStep(onUndoStack: Bool) -> StaleStep? {
-        guard let log = state.partLog, let next = nextStep(onUndoStack: onUndoStack) else { return nil }
-        let changes = log.changes(since: next.id, touching: next.metadata?.parts)
-        guard !changes.isEmpty else { return nil }
-        return StaleStep(actionName: next.metadata?.name ?? "", parts: next.metadata?.parts, changes: changes)
-    }
-
     /// The metadata of the step the policy lets an undo (`onUndoStack`) or redo run: the next
     /// step, unless it is stale (then none under ``StaleStepPolicy/refuse``, the newest step
     /// that is not stale under ``StaleStepPolicy/skip``). The outer `nil`: no step may run.
@@ -126,13 +93,14 @@ extension UndoManager {
 
     /// ``canUndo``'s answer under the policy.
     var undoIsAvailable: Bool {
-        guard undoStack.topLevelCount != 0 else { return false }
+        // A stack with entries has a top-level group (closed or open): cheaper than counting.
+        guard !undoStack.isEmpty else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: true) != nil
     }
 
     /// ``canRedo``'s answer under the policy (without the checkpoint).
     var redoIsAvailable: Bool {
-        guard redoStack.topLevelCount != 0 else { return false }
+        guard !redoStack.isEmpty else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: false) != nil
     }
 
@@ -149,8 +117,9 @@ extension UndoManager {
     }
 
     /// Before a top-level undo (`onUndoStack`) or redo: applies the policy to the next step.
-    /// Under ``StaleStepPolicy/skip``, drops the stale steps on top of the stack (one
-    /// transaction, then an event per step); returns whether the undo or redo may go on.
+    /// Under ``StaleStepPolicy/skip``, drops the stale steps on top of the stack (an event per
+    /// step); returns whether the undo or redo may go on. The drops are part of its
+    /// transaction: it settles them with its own step, once.
     func applyStaleStepPolicy(onUndoStack: Bool) -> Bool {
         guard undoStack.nesting == 0, let next = nextStep(onUndoStack: onUndoStack),
               isStale(next.id, metadata: next.metadata)
@@ -158,16 +127,22 @@ extension UndoManager {
         // With no step the policy lets run, nothing is dropped either: undo() then does what
         // canUndo says, as redo() does (it asks canRedo first).
         guard state.staleStepPolicy == .skip, runnableStepMetadata(onUndoStack: onUndoStack) != nil else { return false }
-        var droppedNames: [String] = []
-        while let next = nextStep(onUndoStack: onUndoStack), isStale(next.id, metadata: next.metadata) {
-            droppedNames.append(next.metadata?.name ?? "")
+        var droppedSteps: [StaleStep] = []
+        while let stale = staleStep(onUndoStack: onUndoStack) {
+            droppedSteps.append(stale)
             dropNewestStep(onUndoStack: onUndoStack)
         }
-        settle()
-        for name in droppedNames {
-            post(.didDropStaleStep(actionName: name))
+        // Released before the events, as settle() would: a deinit may use the manager.
+        releaseDroppedEntries()
+        for step in droppedSteps {
+            post(.didDropStaleStep(step))
         }
-        return nextStep(onUndoStack: onUndoStack) != nil
+        guard nextStep(onUndoStack: onUndoStack) != nil else {
+            // Nothing left to run (an observer of the events removed it): the drops end here.
+            settle()
+            return false
+        }
+        return true
     }
 
     private func removeNextStep(onUndoStack: Bool, in call: StaticString) {
@@ -183,19 +158,5 @@ extension UndoManager {
         dropNewestStep(onUndoStack: onUndoStack)
         settle()
         publishObservableChanges()
-    }
-
-    /// Takes the newest step of a stack off without running it. An undo step's changes stay
-    /// in the model with no step to revert them; a redo step's are never made.
-    private func dropNewestStep(onUndoStack: Bool) {
-        let id = onUndoStack ? undoStack.dropNewestTopLevelGroup() : redoStack.dropNewestTopLevelGroup()
-        if onUndoStack {
-            stopCoalescing()
-        }
-        // The mark's rule first: a mark on the dropped undo step moves to the step below,
-        // which stepLeft(_:) would otherwise find naming a step that is gone.
-        markCleanAfterStepLeft(id, how: onUndoStack ? .appliedWithoutStep : .reverted)
-        ledger.stepLeft(id)
-        historyTreeAfterDrop(of: id, changesStay: onUndoStack)
     }
 }

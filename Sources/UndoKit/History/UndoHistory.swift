@@ -216,13 +216,32 @@ public struct UndoHistory<Command: UndoableCommand & Codable> {
             }
         }
         branches.removeAll { $0.step.id.map(gone.contains) ?? true }
+        // The manager's rules for a trim (CleanMarkKeeper), on the saved mark; `current` is
+        // wherever the history stands, which dropping older steps does not move.
+        let mark: UndoKit.CleanMark
         switch cleanMark {
+        case .current:
+            return
         case .start:
+            mark = .start
+        case .step(let id):
+            mark = .step(id)
+        case .unreachable:
+            mark = .unreachable
+        }
+        var keeper = CleanMarkKeeper(mark: mark)
+        keeper.oldestStepWillBeTrimmed(fromUndoStack: true)
+        for id in gone {
+            keeper.stepLeft(id)
+        }
+        switch keeper.mark {
+        case .start:
+            cleanMark = .start
+        case .step(let id):
+            cleanMark = .step(id)
+        case .unreachable, .openGroup:
+            // A saved history has no open group.
             cleanMark = .unreachable
-        case .step(let id) where gone.contains(id):
-            cleanMark = .unreachable
-        case .current, .step, .unreachable:
-            break
         }
     }
 }

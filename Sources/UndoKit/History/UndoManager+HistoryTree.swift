@@ -47,7 +47,11 @@ extension UndoManager {
                 // is trimmed around when it closes, spec R10 step 7).
                 let dropped = tree.removeAllBranches()
                 if case .step(let mark) = ledger.cleanMark, dropped[mark] != nil {
-                    ledger.cleanMark = .unreachable
+                    ledger.cleanMarkKeeper.pathToMarkWasCut()
+                }
+                // Each branch step leaves as any removed step does: its side tables forget it.
+                for id in dropped.keys.sorted() {
+                    ledger.stepLeft(id)
                 }
                 withExtendedLifetime(dropped) {}
             }
@@ -85,18 +89,18 @@ extension UndoManager {
         var previous: StepID?
         for (index, (id, name)) in zip(path.undo + path.redo, names.0 + names.1).enumerated() {
             steps.append(UndoTree.Step(
-                id: id.rawValue, parent: previous?.rawValue, actionName: name, date: tree.records[id]?.date,
+                id: id, parent: previous, actionName: name, date: tree.records[id]?.date,
                 isStale: metadata.map { isStale(id, metadata: $0[index]) } ?? false))
             previous = id
         }
         for (id, step) in tree.branches {
             steps.append(UndoTree.Step(
-                id: id.rawValue, parent: step.parent?.rawValue, actionName: step.metadata?.name ?? "", date: tree.records[id]?.date,
+                id: id, parent: step.parent, actionName: step.metadata?.name ?? "", date: tree.records[id]?.date,
                 isStale: isStale(id, metadata: step.metadata)))
         }
         steps.sort { $0.id < $1.id }
         return UndoTree(
-            stepsSortedByID: steps, current: path.undo.last?.rawValue, redoPath: path.redo.map(\.rawValue)
+            stepsSortedByID: steps, current: path.undo.last, redoPath: path.redo
         )
     }
 
@@ -112,7 +116,7 @@ extension UndoManager {
     public var currentHistoryNodeID: UndoTree.NodeID? {
         trackRead(.currentHistoryNodeID, \.currentHistoryNodeID)
         recordingHistoryTree()
-        return undoStack.steps.last.map { UndoTree.NodeID(rawValue: $0.rawValue) }
+        return undoStack.steps.last
     }
 
     /// Moves the model to the state after `node`: undoes up to where it meets the current
@@ -133,7 +137,7 @@ extension UndoManager {
     ///   `node` is in the manager's tree (taken from ``historyTree`` since its last change
     ///   removed nothing): the program stops otherwise, naming the call and the fix.
     public func go(to node: UndoTree.Node) {
-        goToNode(StepID(rawValue: node.id.rawValue), in: PublicCall("go(to:)"))
+        goToNode(node.id, in: PublicCall("go(to:)"))
     }
 
     /// Moves the model to the state before the first step, one ``undo()`` at a time (the
@@ -174,8 +178,9 @@ extension UndoManager {
     /// ```
     public func goToLaterState() {
         let call = PublicCall("goToLaterState()")
-        let current = currentNodeID(in: call) ?? StepID(rawValue: 0)
-        guard let later = allNodeIDs().filter({ $0 > current }).min() else { return }
+        let current = currentNodeID(in: call)
+        // At the start every state is later.
+        guard let later = allNodeIDs().filter({ id in current.map { id > $0 } ?? true }).min() else { return }
         goToNode(later, in: call)
     }
 

@@ -18,18 +18,22 @@ extension UndoManager {
 
     // MARK: Branches
 
-    /// A new edit ends redo (spec R4, R10.6): without branches the redo stack is emptied; with
-    /// them it becomes a branch below the current node (before `closedNewStep`, an empty group
-    /// that just closed), a clean mark among its steps with it. A scope parks it first.
-    @inline(__always)
-    func endRedoForNewEdit(closedNewStep: Bool) {
-        redoStackWillChangeInScope()
-        if let tree = state.historyTree, tree.keepsBranches {
-            detachRedoStack(below: closedNewStep ? tree.parentOfClosingStep : undoStack.steps.last, into: tree)
-        } else {
-            markCleanBeforeRedoStepsEnd()
-            redoStack.removeAll()
+    /// The node current before the step that just closed, from the edit its close recorded
+    /// (the tree records edits): the step it merged into, or the one below it. A new edit that
+    /// ends redo with branches kept hangs the branch there (``endRedoForNewEdit(closedNewStep:)``).
+    func nodeBeforeClosedStep() -> StepID? {
+        for edit in ledger.edits.reversed() {
+            switch edit {
+            case .merged(let id, _):
+                return id
+            case .added(_, toUndoStack: true):
+                let steps = undoStack.steps
+                return steps.count > 1 ? steps[steps.count - 2] : nil
+            default:
+                continue
+            }
         }
+        preconditionFailure("UndoManager: no edit records the step that just closed")
     }
 
     /// Takes every step off the redo stack into `tree`'s branches, the top one below `parent`.
@@ -39,6 +43,7 @@ extension UndoManager {
         while !redoStack.isEmpty {
             let (entries, id) = redoStack.popNewestTopLevelGroupEntries()
             tree.addBranch(HistoryTreeState.BranchStep(parent: previous, entries: entries), id: id)
+            ledger.stepBranched(id)
             previous = id
         }
     }
@@ -49,6 +54,7 @@ extension UndoManager {
         for id in chain.reversed() {
             guard let step = tree.takeBranch(id) else { preconditionFailure("UndoManager: no branch step \(id)") }
             redoStack.pushClosedTopLevelGroups(step.entries, ids: [id])
+            ledger.stepUnbranched(id)
         }
     }
 

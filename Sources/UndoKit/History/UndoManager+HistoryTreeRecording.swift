@@ -15,63 +15,77 @@ extension UndoManager {
         return tree
     }
 
-    /// A new step is about to close: remembers the node an empty group's close puts the redo
-    /// steps below.
-    @inline(never)
-    func historyTreeWillCloseNewStep() {
-        state.historyTree?.parentOfClosingStep = undoStack.steps.last
-    }
-
-    /// A new step closed: dates it, or the step it merged into (coalescing).
-    @inline(never)
-    func historyTreeDidCloseNewStep() {
-        guard let tree = state.historyTree, let newest = undoStack.steps.last else { return }
-        if newest == tree.parentOfClosingStep {
-            tree.records[newest, default: HistoryTreeState.NodeRecord()].date = historyTreeNow()
-        } else {
-            tree.recordNewStep(newest, date: historyTreeNow())
+    /// The tree as a listener (ARCHITECTURE.md, "A transaction's life"), when a transaction
+    /// settles: dates each step that closed, or took a merge (coalescing), and the redo step
+    /// an undo nested in an open group built; visits the current node after a top-level undo
+    /// or redo; trims to the limits after a new step, or once a limit was set. Its trimming
+    /// records removals, which the listeners after it hear with the rest.
+    func historyTreeTakes(_ edits: [StepEdit], in tree: HistoryTreeState) {
+        var closedNewStep = false
+        var movedAStep = false
+        for edit in edits {
+            switch edit {
+            case .added(let id, toUndoStack: true):
+                tree.recordNewStep(id, date: historyTreeNow())
+                closedNewStep = true
+            case .added(let id, toUndoStack: false):
+                // An undo nested in an open group built it: a new node
+                // (<doc:NavigatingTheHistory>).
+                tree.recordNewStep(id, date: historyTreeNow())
+                // A mark on a branch off the redo path would need the new step, never part of
+                // the marked state, redone on the way (<doc:TrackingTheCleanState>).
+                if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
+                    ledger.cleanMarkKeeper.pathToMarkWasCut()
+                }
+            case .merged(let id, _):
+                tree.records[id, default: HistoryTreeState.NodeRecord()].date = historyTreeNow()
+                closedNewStep = true
+            case .moved, .removed:
+                movedAStep = true
+            case .restored, .branched, .unbranched, .newEdit:
+                // A restore records its saved dates itself; branch moves keep theirs; a new
+                // edit's redo steps are heard as they leave or branch.
+                continue
+            }
+        }
+        // A top-level undo or redo (a nested one leaves a group open): its step landed, or
+        // left with nothing to take it back.
+        if movedAStep && (state.isUndoing || state.isRedoing) && undoStack.nesting == 0 {
+            tree.visit(undoStack.steps.last)
+        }
+        guard tree.keepsBranches else { return }
+        if closedNewStep {
+            trimHistoryTree()
+        } else if tree.limitSettingsTrimmedTo != state.limitSettings {
+            trimHistoryTreeToNewLimits()
         }
     }
 
-    /// After a nested undo. Out of line, as the hooks below: an undo with no tree pays one test.
-    @inline(never)
-    func historyTreeAfterNestedUndo(redoStepsBefore: Int) {
-        guard let tree = state.historyTree, redoStack.topLevelCount > redoStepsBefore,
-              let id = redoStack.steps.last else { return }
-        // The redo step it built is a new node (<doc:NavigatingTheHistory>).
-        tree.recordNewStep(id, date: historyTreeNow())
-        // A mark on a branch off the redo path would need the new step, never part of the
-        // marked state, redone on the way (<doc:TrackingTheCleanState>).
-        if let mark = branchCleanMark(in: tree), pathToBranchMark(mark, leavesThePathAt: nil, in: tree) {
-            ledger.cleanMark = .unreachable
+    /// A limit's setter ran: trims the tree to the limits, and the steps that go end
+    /// a coalescing run; undo steps older than every open scope stay gone after a rollback.
+    private func trimHistoryTreeToNewLimits() {
+        let stepsBefore = undoStack.steps.ids
+        guard trimHistoryTree() else { return }
+        stopCoalescing()
+        if !state.savepoints.isEmpty {
+            savepointsSawTrim(dropping: Array(stepsBefore.prefix(stepsBefore.count - undoStack.steps.count)))
         }
     }
 
-    /// After a top-level undo, or a redo (`undone` false) once its group closed, `topLevel`
-    /// if no group was open around it; `gone` is the step if it left the stacks (its undo
-    /// left nothing to redo, its redo recorded no undo step or an open group took its actions).
-    @inline(never)
-    func historyTreeAfterUndoOrRedo(stepThatLeft gone: StepID?, undone: Bool, topLevel: Bool = true) {
-        if topLevel {
-            state.historyTree?.visit(undoStack.steps.last)
-        }
-        if let gone {
-            // A top-level redo's changes stay, as a dropped undo step's do.
-            historyTreeAfterDrop(of: gone, changesStay: !undone && topLevel)
-        }
-    }
-
-    /// After a step left without a step to take it back: an undo that recorded nothing, a
-    /// redo, a stale step dropped without running (``UndoManager/removeNextUndoStep()``, the
+    /// Step `id` just left without a step to take it back (see
+    /// ``UndoManager/stepLeftWithoutLanding(_:how:)``): an undo that recorded nothing, a redo,
+    /// a stale step dropped without running (``UndoManager/removeNextUndoStep()``, the
     /// ``StaleStepPolicy/skip`` policy). If its changes stay (a top-level redo, a dropped undo
     /// step), only a mark on a branch below it stays reachable; if not, such a mark needs
-    /// changes nothing can make now.
-    func historyTreeAfterDrop(of id: StepID, changesStay: Bool) {
+    /// changes nothing can make now. The branch steps below it move up to the current node,
+    /// so every parent a node names is in the tree: at once, as the next drop (the
+    /// ``StaleStepPolicy/skip`` policy drops several) judges by them.
+    func keepTreeLinksAfterDrop(of id: StepID, changesStay: Bool) {
         guard let tree = state.historyTree else { return }
         if let mark = branchCleanMark(in: tree) {
             let markIsBelow = pathToBranchMark(mark, leavesThePathAt: id, in: tree)
             if changesStay ? !markIsBelow : markIsBelow {
-                ledger.cleanMark = .unreachable
+                ledger.cleanMarkKeeper.pathToMarkWasCut()
             }
         }
         stepLeftTheTree(id, parent: undoStack.steps.last, in: tree)
@@ -94,8 +108,8 @@ extension UndoManager {
         return junction == left || redoStack.steps.contains(junction)
     }
 
-    /// Step `id` left the tree by an undo or redo: the branch steps below it move up to
-    /// `parent`, as the path's do, so every parent a node names is in the tree.
+    /// Step `id` left the tree: the branch steps below it move up to `parent`, as the path's
+    /// do, so every parent a node names is in the tree.
     private func stepLeftTheTree(_ id: StepID, parent: StepID?, in tree: HistoryTreeState) {
         guard !tree.branches.isEmpty else { return }
         let children = tree.branches.compactMap { $0.value.parent == id ? $0.key : nil }

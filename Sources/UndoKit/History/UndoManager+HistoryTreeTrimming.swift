@@ -8,6 +8,7 @@ extension UndoManager {
         guard let tree = state.historyTree, tree.keepsBranches else { return false }
         let limit = undoStack.limit
         let costLimit = undoStack.costLimit
+        tree.limitSettingsTrimmedTo = state.limitSettings
         guard limit > 0 || costLimit > 0 else { return false }
         var dropped = false
         var droppedBranches: [HistoryTreeState.BranchStep] = []
@@ -128,7 +129,7 @@ extension UndoManager {
         guard !movedUp.isEmpty else { return removed }
         if let mark = branchCleanMark(in: tree),
            removalCutsPath(toBranchMark: mark, removed: movedUp, pathBefore: pathBefore, in: tree) {
-            ledger.cleanMark = .unreachable
+            ledger.cleanMarkKeeper.pathToMarkWasCut()
         }
         // A rollback restores each open scope's saved mark, less what removals cut: judged now.
         if !state.savepoints.isEmpty {

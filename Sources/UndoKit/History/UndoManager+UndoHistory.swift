@@ -23,16 +23,14 @@ extension UndoManager {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try historyReader(Command.self, stack: "undo", tree: tree)
-            .steps(of: undoStack.entries.elements(in: undoStack.head..<undoStack.entries.count), ids: undoStack.steps.ids)
-        let redoSteps = try historyReader(Command.self, stack: "redo", tree: tree)
-            .steps(of: redoStack.entries.elements(in: redoStack.head..<redoStack.entries.count), ids: redoStack.steps.ids)
+        let undoSteps = try historyReader(Command.self, stack: .undo, tree: tree).steps(of: undoStack.closedStepsWithEntries())
+        let redoSteps = try historyReader(Command.self, stack: .redo, tree: tree).steps(of: redoStack.closedStepsWithEntries())
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = historyReader(Command.self, stack: "branch", tree: tree)
+        let branchReader = historyReader(Command.self, stack: .branch, tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
-            guard let group = try branchReader.steps(of: step.entries, ids: [id]).first else { continue }
-            branches.append(UndoHistory.BranchStep(parent: step.parent.map { UndoTree.NodeID(rawValue: $0.rawValue) }, step: group))
+            guard let group = try branchReader.steps(of: [(id, step.entries)]).first else { continue }
+            branches.append(UndoHistory.BranchStep(parent: step.parent, step: group))
         }
         return UndoHistory(undoSteps: undoSteps, redoSteps: redoSteps, branches: branches, cleanMark: savedCleanMark())
     }
@@ -56,15 +54,14 @@ extension UndoManager {
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
         guard let tree = state.historyTree else { return nil }
-        let step = StepID(rawValue: id.rawValue)
-        let found = tree.branches[step].map { ("branch", $0.entries) }
-            ?? undoStack.closedTopLevelGroupEntries(of: step).map { ("undo", $0) }
-            ?? redoStack.closedTopLevelGroupEntries(of: step).map { ("redo", $0) }
+        let found = tree.branches[id].map { (HistoryStack.branch, $0.entries) }
+            ?? undoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.undo, $0) }
+            ?? redoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.redo, $0) }
         guard let (stack, entries) = found else { return nil }
-        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: entries, ids: [step]).first
+        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: [(id, entries)]).first
     }
 
-    private func historyReader<Command>(_: Command.Type, stack: String, tree: HistoryTreeState) -> HistoryReader<Command> {
+    private func historyReader<Command>(_: Command.Type, stack: HistoryStack, tree: HistoryTreeState) -> HistoryReader<Command> {
         let log = state.partLog
         return HistoryReader(stack: stack, tree: tree) { id, metadata in
             log?.changes(since: id, touching: metadata?.parts) ?? []
@@ -101,21 +98,20 @@ extension UndoManager {
             throw .managerNotEmpty(undoCount: undoStack.topLevelCount, redoCount: redoStack.topLevelCount)
         }
         try Self.checkTree(of: history)
-        let ids = restoredStepIDs(for: history)
-        let nextStepID = ledger.nextStepID
-        for (step, id) in zip(history.redoSteps, ids.redo) {
-            push(step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
+        let steps = stepsWithIDs(of: history)
+        for step in steps.redo {
+            push(step, id: step.id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
         }
-        for (step, id) in zip(history.undoSteps, ids.undo) {
-            push(step, id: id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
+        for step in steps.undo {
+            push(step, id: step.id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
         }
         let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
-            restoreTree(of: history, model: model)
+            restoreTree(of: history, steps: steps, model: model)
         }
-        ledger.nextStepID = nextStepID
-        ledger.cleanMark = restoredCleanMark(history.cleanMark)
+        ledger.endRestoring()
+        ledger.cleanMarkKeeper.restore(restoredCleanMark(history.cleanMark), current: undoStack.steps.last, stepExists: stepExists)
         if hasTree {
             trimHistoryTree()
         }
@@ -131,7 +127,7 @@ extension UndoManager {
         guard !staleSteps.isEmpty else { return }
         startPartLog()
         for step in staleSteps {
-            guard let id = step.id.map({ StepID(rawValue: $0.rawValue) }), stepExists(id) else { continue }
+            guard let id = step.id, stepExists(id) else { continue }
             state.partLog?.restore(id, staleBy: step.staleChanges)
         }
     }
@@ -163,43 +159,59 @@ extension UndoManager {
         }
     }
 
-    /// The saved ids, or for steps saved without one (version 1), new ids in recording order.
-    private func restoredStepIDs<Command>(for history: UndoHistory<Command>) -> (undo: [StepID], redo: [StepID]) {
+    /// The history's undo and redo steps, each with its id: the saved one, or for a step saved
+    /// without one (version 1), a new id in recording order (the undo steps oldest first,
+    /// then the redo steps from the next redo). The id travels with its step from here on.
+    private func stepsWithIDs<Command>(
+        of history: UndoHistory<Command>
+    ) -> (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
-        ledger.nextStepID = max(ledger.nextStepID, (saved.map(\.rawValue).max() ?? 0) + 1)
-        let undo = history.undoSteps.map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
-        let redo = history.redoSteps.reversed().map { $0.id.map { StepID(rawValue: $0.rawValue) } ?? ledger.newStepID() }
-        return (undo, redo.reversed())
+        ledger.reserveIDs(through: saved.max())
+        var undo = history.undoSteps
+        for index in undo.indices where undo[index].id == nil {
+            undo[index].id = ledger.newStepID()
+        }
+        var redo = history.redoSteps
+        for index in redo.indices.reversed() where redo[index].id == nil {
+            redo[index].id = ledger.newStepID()
+        }
+        return (undo, redo)
     }
 
     private func restoreTree<Command: UndoableCommand & Codable>(
-        of history: UndoHistory<Command>, model: Command.Model
+        of history: UndoHistory<Command>, steps: (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]),
+        model: Command.Model
     ) where Command.Model: AnyObject {
         let tree = recordingHistoryTree()
-        for (id, step) in zip(undoStack.steps.ids, history.undoSteps) + zip(redoStack.steps.ids, history.redoSteps).reversed() {
+        // Recording order; a step ``levelsOfUndo`` trimmed as it was pushed is not there.
+        for step in steps.undo + steps.redo.reversed() {
+            guard let id = step.id else { preconditionFailure("UndoManager: a restored step without an id") }
+            guard undoStack.steps.contains(id) || redoStack.steps.contains(id) else { continue }
             tree.records[id] = HistoryTreeState.NodeRecord(date: step.date)
             tree.visit(id)
         }
         if tree.keepsBranches {
             for branch in history.branches {
                 // Built on the redo stack, which holds a branch step's form, and taken off.
-                let id = StepID(rawValue: branch.step.id!.rawValue)
+                let id = branch.step.id!
                 push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
+                ledger.stepBranched(id)
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
                 tree.addBranch(
-                    HistoryTreeState.BranchStep(parent: branch.parent.map { StepID(rawValue: $0.rawValue) }, entries: entries),
+                    HistoryTreeState.BranchStep(parent: branch.parent, entries: entries),
                     id: id)
             }
         }
     }
 
-    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark {
+    /// The saved mark in the ledger's form; `nil` for ``UndoHistory/CleanMark/current``.
+    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark? {
         switch saved {
-        case .current: undoStack.steps.last.map(CleanMark.step) ?? .start
+        case .current: nil
         case .start: .start
         case .unreachable: .unreachable
-        case .step(let id): stepExists(StepID(rawValue: id.rawValue)) ? .step(StepID(rawValue: id.rawValue)) : .unreachable
+        case .step(let id): .step(id)
         }
     }
 
@@ -209,7 +221,7 @@ extension UndoManager {
         }
         switch ledger.cleanMark {
         case .start: return .start
-        case .step(let id): return .step(UndoTree.NodeID(rawValue: id.rawValue))
+        case .step(let id): return .step(id)
         case .openGroup, .unreachable: return .unreachable
         }
     }
@@ -221,7 +233,7 @@ extension UndoManager {
         model reference: ModelReference, runsExecute: Bool
     ) where Command.Model: AnyObject {
         if let id {
-            ledger.nextStepID = id.rawValue
+            ledger.closeNextStep(as: id)
         }
         stack.pushBegin()
         if id != nil && (group.actionName != nil || group.isDiscardable || group.parts != nil) {
@@ -242,32 +254,47 @@ extension UndoManager {
     }
 }
 
+/// Where a history's groups are read from: its raw value names it in
+/// ``UndoHistoryError/notACommand(stack:stepIndex:)``.
+private enum HistoryStack: String {
+    case undo
+    case redo
+    case branch
+}
+
 /// Reads closed groups into history groups, oldest first.
 private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
-    /// "undo", "redo" or "branch", for errors.
-    let stack: String
+    /// Where the groups are, for errors and for the direction of their commands.
+    let stack: HistoryStack
     /// Where the steps' dates are.
     let tree: HistoryTreeState
     /// What a top-level step, with its metadata, is stale by (see ``PartChangeLog``).
     let staleness: (StepID, GroupMetadata?) -> [UndoChange]
     /// The direction every command step must have: a redo or branch step's commands execute.
-    var runsExecute: Bool { stack != "undo" }
+    var runsExecute: Bool { stack != .undo }
 
-    /// `entries` are closed groups, with top-level ids `ids`, oldest first.
-    func steps(of entries: [UndoStack.Entry], ids: [StepID]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+    /// `groups` are closed top-level groups, oldest first, each with its step's id.
+    func steps(of groups: [(id: StepID, entries: [UndoStack.Entry])]) throws(UndoHistoryError) -> [UndoHistory<Command>.Group] {
+        var steps: [UndoHistory<Command>.Group] = []
+        steps.reserveCapacity(groups.count)
+        for group in groups {
+            steps.append(try step(group.id, of: group.entries, index: steps.count))
+        }
+        return steps
+    }
+
+    /// Step `id`, whose closed top-level group is `entries`; `index` is its place among the
+    /// steps read (for errors).
+    private func step(_ id: StepID, of entries: [UndoStack.Entry], index: Int) throws(UndoHistoryError) -> UndoHistory<Command>.Group {
         // Open groups, outermost first.
         var open: [UndoHistory<Command>.Group] = []
-        var steps: [UndoHistory<Command>.Group] = []
+        var closed: UndoHistory<Command>.Group?
         func finish(_ group: UndoHistory<Command>.Group) {
             guard open.isEmpty else {
                 open[open.count - 1].items.append(.group(group))
                 return
             }
-            var step = group
-            let id = ids[steps.count]
-            step.id = UndoTree.NodeID(rawValue: id.rawValue)
-            step.date = tree.records[id]?.date
-            steps.append(step)
+            closed = group
         }
         for entry in entries {
             switch entry {
@@ -277,29 +304,32 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
                     group.actionName = metadata?.name
                     group.isDiscardable = metadata?.isDiscardable ?? false
                     group.parts = metadata?.parts
-                    group.staleChanges = staleness(ids[steps.count], metadata)
+                    group.staleChanges = staleness(id, metadata)
                 }
                 open.append(group)
             case .end:
                 finish(open.removeLast())
             case .action(_, let owner, let handler):
-                open[open.count - 1].items.append(.command(try command(in: owner, handler, step: steps.count)))
+                open[open.count - 1].items.append(.command(try command(in: owner, handler, step: index)))
             case .singleton(_, let owner, let handler):
                 finish(UndoHistory<Command>.Group(
-                    items: [.command(try command(in: owner, handler, step: steps.count))],
-                    staleChanges: open.isEmpty ? staleness(ids[steps.count], nil) : []))
+                    items: [.command(try command(in: owner, handler, step: index))],
+                    staleChanges: open.isEmpty ? staleness(id, nil) : []))
             }
         }
-        return steps
+        guard var step = closed else { preconditionFailure("UndoManager: step \(id) holds no closed group") }
+        step.id = id
+        step.date = tree.records[id]?.date
+        return step
     }
 
     private func command(in owner: UndoStepOwner, _ handler: ErasedHandler, step: Int) throws(UndoHistoryError) -> Command {
-        guard owner.isCommand else { throw .notACommand(stack: stack, stepIndex: step) }
+        guard owner.isCommand else { throw .notACommand(stack: stack.rawValue, stepIndex: step) }
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
         // A step that keeps its command runs as its stack says; an entry knows its own way.
         guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
               let command = entry.command(bits: handler.inlineBits) as? Command else {
-            throw .notACommand(stack: stack, stepIndex: step)
+            throw .notACommand(stack: stack.rawValue, stepIndex: step)
         }
         return command
     }

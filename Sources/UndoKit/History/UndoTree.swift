@@ -121,12 +121,12 @@ public struct UndoTree: Hashable, Sendable {
     public let redoPath: [NodeID]
 
     /// Every node's id, ascending, and its place in ``nodes``: a lookup is a binary search.
-    private let sortedIDs: [UInt64]
+    private let sortedIDs: [NodeID]
     private let positions: [Int]
 
     struct Step {
-        var id: UInt64
-        var parent: UInt64?
+        var id: NodeID
+        var parent: NodeID?
         var actionName: String
         var date: Date?
         var isStale = false
@@ -134,7 +134,7 @@ public struct UndoTree: Hashable, Sendable {
 
     /// The tree of `steps`, sorted by id; a step whose parent is not among them is a root.
     /// O(steps × log steps), one allocation per node with children.
-    init(stepsSortedByID steps: [Step], current: UInt64?, redoPath: [UInt64]) {
+    init(stepsSortedByID steps: [Step], current: NodeID?, redoPath: [NodeID]) {
         let count = steps.count
         let ids = steps.map(\.id)
         // Children, as index ranges into one array (filled in id order, so oldest first).
@@ -170,24 +170,24 @@ public struct UndoTree: Hashable, Sendable {
             positions[index] = ordered.count
             let step = steps[index]
             ordered.append(Node(
-                id: NodeID(rawValue: step.id),
+                id: step.id,
                 actionName: step.actionName,
                 date: step.date,
-                parent: step.parent.map(NodeID.init(rawValue:)),
-                children: children.map { NodeID(rawValue: ids[$0]) },
+                parent: step.parent,
+                children: children.map { ids[$0] },
                 isStale: step.isStale
             ))
             pending.append(contentsOf: children.reversed())
         }
         self.nodes = ordered
-        self.current = current.map(NodeID.init(rawValue:))
-        self.roots = rootIndices.map { NodeID(rawValue: ids[$0]) }
-        self.redoPath = redoPath.map(NodeID.init(rawValue:))
+        self.current = current
+        self.roots = rootIndices.map { ids[$0] }
+        self.redoPath = redoPath
         self.sortedIDs = ids
         self.positions = positions
     }
 
-    private static func search(_ id: UInt64, in ids: [UInt64]) -> Int? {
+    private static func search(_ id: NodeID, in ids: [NodeID]) -> Int? {
         var low = 0
         var high = ids.count
         while low < high {
@@ -202,7 +202,7 @@ public struct UndoTree: Hashable, Sendable {
     }
 
     private func position(of id: NodeID) -> Int? {
-        Self.search(id.rawValue, in: sortedIDs).map { positions[$0] }
+        Self.search(id, in: sortedIDs).map { positions[$0] }
     }
 
     /// The node with this id.

@@ -22,7 +22,7 @@ enum ObservedProperty: Int, CaseIterable {
     case canUndo, canRedo, undoMenuItemTitle, redoMenuItemTitle, undoActionName, redoActionName
     case undoActionNames, redoActionNames, undoCount, redoCount, isUndoing, isRedoing
     case groupingLevel, isUndoRegistrationEnabled, levelsOfUndo, isClean, totalActionCost
-    case currentHistoryNodeID, historyTree, staleUndoStep, staleRedoStep
+    case currentHistoryNodeID, historyTree, staleUndoStep, staleRedoStep, staleUndoSteps, staleRedoSteps
 
     var bit: UInt32 { 1 << UInt32(rawValue) }
 }
@@ -35,6 +35,7 @@ enum ObservedValue: Equatable {
     /// The whole history tree: a branch can change while the undo and redo paths stay.
     case tree(UndoTree)
     case staleStep(StaleStep?)
+    case staleSteps([StaleStep])
 }
 
 /// What observing a manager needs beyond the read bits: made on the first read.
@@ -112,9 +113,7 @@ extension UndoManager {
                 scalar == state.observedScalars[index]
             } else if case .strings(let names)? = state.observedValues[index] {
                 // Compared in place: making the array each time would allocate O(steps).
-                property == .undoActionNames
-                    ? undoStack.closedTopLevelNamesNewestFirst(equal: names)
-                    : redoStack.closedTopLevelNamesNewestFirst(equal: names)
+                stepNamesAreUnchanged(names, onUndoStack: property == .undoActionNames)
             } else {
                 currentValue(of: property) == state.observedValues[index]
             }
@@ -151,7 +150,7 @@ extension UndoManager {
         case .totalActionCost: undoStack.totalCost
         case .currentHistoryNodeID: Int(truncatingIfNeeded: undoStack.steps.last?.rawValue ?? 0)
         case .undoMenuItemTitle, .redoMenuItemTitle, .undoActionName, .redoActionName, .undoActionNames,
-             .redoActionNames, .historyTree, .staleUndoStep, .staleRedoStep:
+             .redoActionNames, .historyTree, .staleUndoStep, .staleRedoStep, .staleUndoSteps, .staleRedoSteps:
             nil
         }
     }
@@ -169,8 +168,10 @@ extension UndoManager {
         case .redoActionName: .string(redoStepName)
         case .staleUndoStep: .staleStep(staleStep(onUndoStack: true))
         case .staleRedoStep: .staleStep(staleStep(onUndoStack: false))
-        case .undoActionNames: .strings(undoStack.closedTopLevelNamesNewestFirst())
-        case .redoActionNames: .strings(redoStack.closedTopLevelNamesNewestFirst())
+        case .undoActionNames: .strings(stepNames(onUndoStack: true))
+        case .redoActionNames: .strings(stepNames(onUndoStack: false))
+        case .staleUndoSteps: .staleSteps(staleSteps(onUndoStack: true))
+        case .staleRedoSteps: .staleSteps(staleSteps(onUndoStack: false))
         case .historyTree: .tree(makeHistoryTree())
         case .canUndo, .canRedo, .undoCount, .redoCount, .isUndoing, .isRedoing, .groupingLevel,
              .isUndoRegistrationEnabled, .levelsOfUndo, .isClean, .totalActionCost, .currentHistoryNodeID:

@@ -49,6 +49,10 @@ extension UndoManager {
         command.execute(on: model)
         // Read in the caller, which knows the command's type: the default `[]` costs nothing.
         record(command, on: model, parts: command.undoParts)
+        // The same for the default `nil`, which costs nothing either.
+        if let changedParts = command.changedParts {
+            setActionChangedParts(changedParts)
+        }
     }
 
     /// ``perform(_:on:)`` after `execute`: records the step, declaring `parts`.
@@ -116,6 +120,9 @@ extension UndoManager {
         var command = command
         command.execute(on: model)
         record(command, retaining: model, parts: command.undoParts)
+        if let changedParts = command.changedParts {
+            setActionChangedParts(changedParts)
+        }
     }
 
     /// ``perform(_:retaining:)`` after `execute`: records the step, declaring `parts`.

@@ -99,6 +99,26 @@ public protocol UndoableCommand<Model> {
     /// var undoParts: [UndoPart] { [UndoPart("item", itemID)] }
     /// ```
     var undoParts: [UndoPart] { get }
+
+    /// The parts this run of ``execute(on:)`` actually changed, read once right after it:
+    /// `nil`, the default, for every part in ``undoParts``; `[]` when the run changed nothing
+    /// (the item was already gone, the value already set). A per-member
+    /// ``UndoCoordinator`` notes only these on the other members, so a run that changed
+    /// nothing makes nobody's step stale. The step keeps its ``undoParts``.
+    ///
+    /// ```swift
+    /// struct Rename: UndoableCommand {
+    ///     var id: Int, title: String, old: String?
+    ///     mutating func execute(on list: List) {
+    ///         old = list[id]?.title
+    ///         if old != title { list[id]?.title = title }
+    ///     }
+    ///     func undo(on list: List) { list[id]?.title = old }
+    ///     var undoParts: [UndoPart] { [UndoPart("item", id)] }
+    ///     var changedParts: [UndoPart]? { old == title ? [] : nil }
+    /// }
+    /// ```
+    var changedParts: [UndoPart]? { get }
 }
 
 extension UndoableCommand {
@@ -120,4 +140,12 @@ extension UndoableCommand {
     /// ```
     @inlinable
     public var undoParts: [UndoPart] { [] }
+
+    /// Every declared part changed: the step's ``undoParts``.
+    ///
+    /// ```swift
+    /// Touch().changedParts   // nil
+    /// ```
+    @inlinable
+    public var changedParts: [UndoPart]? { nil }
 }

@@ -19,6 +19,10 @@ final class GroupMetadata {
     /// The parts of the model the step touched (``UndoManager/addActionParts(_:)-(UndoPart...)``);
     /// `nil` if it declared none, which counts as touching every part.
     var parts: Set<UndoPart>?
+    /// The parts the run in progress or just made actually changed
+    /// (``UndoManager/setActionChangedParts(_:)``), until the coordinator hears of the run;
+    /// `nil`: the declared `parts`.
+    var changedPartsOfRun: Set<UndoPart>?
     init() {}
 
     func copy() -> GroupMetadata {

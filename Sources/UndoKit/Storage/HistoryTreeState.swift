@@ -34,9 +34,9 @@ final class HistoryTreeState {
     /// The dates and visits of the steps that have them (steps recorded before the tree was
     /// first asked for have no date).
     var records: [StepID: NodeRecord] = [:]
-    /// The node current when the step now closing was opened (see
-    /// `UndoManager.historyTreeWillCloseNewStep()`).
-    var parentOfClosingStep: StepID?
+    /// The manager's count of limit settings (`UndoManagerStorage.limitSettings`) when the
+    /// tree was last trimmed: a transaction that set a limit trims it when it settles.
+    var limitSettingsTrimmedTo: UInt64 = 0
 
     /// Records that step `id` closed now.
     func recordNewStep(_ id: StepID, date: Date) {

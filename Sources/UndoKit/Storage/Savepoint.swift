@@ -1,7 +1,7 @@
 /// What a ``UndoManager/withUndoGroup(named:_:)`` call in progress restores if its body
 /// throws, after undoing the scope's group: a savepoint of the step ledger. What the body did
-/// to older steps (removed actions, trimmed steps) stays done, and cuts the saved mark as it
-/// cuts the manager's.
+/// to older steps (removed actions, trimmed steps) stays done, and cuts the scope's saved
+/// clean mark (``CleanMarkKeeper/scopeMarks``, one per savepoint) as it cuts the manager's.
 struct Savepoint {
     /// What was open around the scope when it began.
     enum OuterGroup {
@@ -16,12 +16,9 @@ struct Savepoint {
     var level = 0
     /// Whether opening the scope's group opened the event's automatic group around it.
     var openedAutomaticGroup = false
-    /// The clean mark before the scope, or unreachable once the body removed a step its path
-    /// needs.
-    var cleanMark: CleanMark
     /// The id the next new step was to get: after a rollback, new steps get the ids they
     /// would have had without the scope.
-    let nextStepID: UInt64
+    let nextStepID: StepID
     /// Whether the newest closed group could take the next one with its key.
     let newestGroupMayCoalesce: Bool
     /// Whether the body removed or trimmed steps, or actions in them, that were there before
@@ -33,8 +30,6 @@ struct Savepoint {
     var removedTargets: [ObjectIdentifier] = []
     /// Whether the body called `removeAllActions()`.
     var removedAllActions = false
-    /// The coordinator's redo order before the scope, if the manager is coordinated.
-    let coordinatorRedoOrder: [UndoCoordinator.Step]?
     /// Whether a registration in the scope ended redo (for the coordinator, which ends redo
     /// for its other members only once the outermost scope succeeds).
     var madeNewEdit = false

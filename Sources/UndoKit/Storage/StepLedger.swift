@@ -1,226 +1,314 @@
-/// A step's identity: given when a top-level group closes as a step, kept wherever the step
-/// moves, never given twice by one manager.
-struct StepID: Hashable, Comparable, CustomStringConvertible {
-    let rawValue: UInt64
-
-    static func < (lhs: StepID, rhs: StepID) -> Bool {
-        lhs.rawValue < rhs.rawValue
-    }
-
-    var description: String { "#\(rawValue)" }
+/// What a primitive did to the steps, handed to the listeners when the transaction settles
+/// (ARCHITECTURE.md, "A transaction's life").
+enum StepEdit: Equatable {
+    /// Step `id` closed on a stack: a new edit on the undo stack, or the redo step of an undo
+    /// nested in an open group on the redo stack.
+    case added(StepID, toUndoStack: Bool)
+    /// Step `id` closed on a stack as a step restored from a saved history, with its saved id.
+    case restored(StepID, toUndoStack: Bool)
+    /// An undo (to the redo stack) or a redo (to the undo stack) moved step `id`.
+    case moved(StepID, toUndoStack: Bool)
+    /// Step `id`, the redo stack's newest, moved off the path onto a branch of the history
+    /// tree (a new edit with branches kept, or going to a node on another branch).
+    case branched(StepID)
+    /// Branch step `id` moved back onto the redo stack as its newest step.
+    case unbranched(StepID)
+    /// Step `id` left the stacks and the tree.
+    case removed(StepID)
+    /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
+    /// newest undo step (coalescing): no step closed, but the step changed the model again.
+    case merged(StepID, parts: Set<UndoPart>?)
+    /// A new edit (spec R4, R10.6) ended redo: a coordinator ends its other members' redo too.
+    case newEdit
 }
 
-/// A list of step ids (``SharedLedger/path``), run-length encoded: steps close in order, so
-/// ids come in long consecutive runs of 16 bytes each. The newest run is kept in the ledger
-/// itself, so a new step that continues it (nearly every one) is two additions. The ends are
-/// O(1); reaching an id by its place, or inserting and removing inside, walks the runs.
+/// The step ledger: the ids of the steps on the current path, shared by both stacks (an undo
+/// or redo moves no id, only the boundary), with the next id, the clean mark, and the edits of
+/// the operation in progress (ARCHITECTURE.md, "The step ledger").
 struct StepLedger: ~Copyable {
-    /// The `count` consecutive ids from `first` up.
-    struct Run {
-        var first: UInt64
-        var count: Int
-
-        /// The id just past the run's last one: an id that continues it.
-        var end: UInt64 { first &+ UInt64(count) }
+    /// An undo or redo that took its step off one stack, until the group it builds on the
+    /// other closes as that step (or does not, ``endMove()``). Named by the stack the step
+    /// lands on, and numbered so a close tests it with one comparison.
+    enum Move: UInt8 {
+        case none = 0, ontoRedoStack = 1, ontoUndoStack = 2
     }
 
-    /// The runs before the newest.
-    private var runs = StackBuffer<Run>()
-    /// The newest run; empty only when the list is.
-    private var tail = Run(first: 0, count: 0)
-    /// The number of ids.
-    private(set) var count = 0
+    /// The undo stack's steps oldest first, then the redo stack's from the next redo down.
+    var path = StepIDRuns()
+    /// How many of `path`'s steps, the last ones, are the redo stack's: counted from the end
+    /// so the common new step, with nothing to redo, only appends. A step being moved (at
+    /// `undoCount`) counts on the redo side.
+    var redoCount = 0
+    var move = Move.none
+    /// The number of the id the next new step gets. Written only by the ledger's own methods
+    /// below, so that no id is given twice: a restore reserves the saved ids and closes its
+    /// steps as them, a rollback rewinds over ids that no step holds any more.
+    private var nextNumber: UInt64 = 1
+    /// While a restore closes its steps as their saved ids: the number new ids continue
+    /// from afterwards; 0 otherwise.
+    private var numberAfterRestoring: UInt64 = 0
+    /// The clean mark's owner, with the marks the scopes in progress saved: changed only
+    /// through its methods (``CleanMarkKeeper``).
+    var cleanMarkKeeper = CleanMarkKeeper()
+    /// Where the clean mark is (see ``CleanMark``).
+    var cleanMark: CleanMark {
+        @inline(__always) get { cleanMarkKeeper.mark }
+    }
+    /// Whether the primitives record their edits: something listens.
+    var recordsEdits = false
+    /// The edits recorded since the operation in progress last settled.
+    var edits: [StepEdit] = []
 
-    init() {}
-
-    var last: StepID? {
-        count == 0 ? nil : StepID(rawValue: tail.end &- 1)
+    /// How many of `path`'s steps are the undo stack's: the first ones.
+    var undoCount: Int {
+        @inline(__always) get { path.count &- redoCount }
     }
 
-    /// The runs, oldest first, the newest included.
-    private var allRuns: [Run] {
-        runs.elements + (tail.count == 0 ? [] : [tail])
-    }
-
-    /// Every id, in order. O(count).
-    var ids: [StepID] {
-        var ids: [StepID] = []
-        ids.reserveCapacity(count)
-        for run in allRuns {
-            ids.append(contentsOf: (run.first..<run.end).lazy.map(StepID.init(rawValue:)))
+    /// The undo stack's newest step: the current position.
+    var current: StepID? {
+        @inline(__always) get {
+            guard undoCount > 0 else { return nil }
+            return redoCount == 0 ? path.last : path[undoCount - 1]
         }
-        return ids
     }
 
-    /// The id at `index`. O(runs), from the newest run back: the places asked for are near
-    /// the end (the undo and redo stacks meet there).
-    subscript(index: Int) -> StepID {
-        precondition(index >= 0 && index < count, "StepLedger: no id at \(index) of \(count)")
-        var start = count - tail.count
-        if index >= start {
-            return StepID(rawValue: tail.first &+ UInt64(index - start))
-        }
-        for run in runs.indices.reversed() {
-            start -= runs[run].count
-            if index >= start {
-                return StepID(rawValue: runs[run].first &+ UInt64(index - start))
-            }
-        }
-        preconditionFailure("StepLedger: runs do not add up to the count")
-    }
-
-    /// Where `id` is, or `nil`. O(runs).
-    func index(of id: StepID) -> Int? {
-        var passed = 0
-        for run in allRuns {
-            if id.rawValue >= run.first && id.rawValue < run.end {
-                return passed + Int(id.rawValue &- run.first)
-            }
-            passed += run.count
-        }
-        return nil
-    }
-
-    // MARK: Changing
-
-    /// Adds `id` at the end.
+    /// A top-level group closed as a step on one stack: the step an undo or redo is moving,
+    /// which lands by moving the boundary, or a new one.
     @inline(__always)
-    mutating func append(_ id: StepID) {
-        count &+= 1
-        if tail.end == id.rawValue {
-            tail.count &+= 1
-        } else {
-            startRun(with: id)
+    mutating func stepClosed(onUndoStack: Bool) {
+        if move.rawValue == (onUndoStack ? Move.ontoUndoStack : .ontoRedoStack).rawValue {
+            move = .none
+            if onUndoStack {
+                redoCount &-= 1
+            }
+            if recordsEdits {
+                edits.append(.moved(path[onUndoStack ? undoCount - 1 : undoCount], toUndoStack: onUndoStack))
+            }
+            return
+        }
+        let id = StepID(rawValue: nextNumber)
+        nextNumber &+= 1
+        path.insert(id, at: undoCount)
+        if !onUndoStack {
+            redoCount &+= 1
+        }
+        if recordsEdits {
+            edits.append(numberAfterRestoring == 0 ? .added(id, toUndoStack: onUndoStack) : .restored(id, toUndoStack: onUndoStack))
         }
     }
 
-    /// Out of line: a new run is rare, and the append that continues one is on the hot path.
-    @inline(never)
-    private mutating func startRun(with id: StepID) {
-        if tail.count != 0 {
-            runs.append(tail)
-        }
-        tail = Run(first: id.rawValue, count: 1)
+    /// An undo (`fromUndoStack`) or redo took its stack's newest step off.
+    @inline(__always)
+    mutating func stepWillMove(fromUndoStack: Bool) {
+        redoCount &+= fromUndoStack ? 1 : 0
+        move = fromUndoStack ? .ontoRedoStack : .ontoUndoStack
     }
 
-    mutating func append(contentsOf ids: some Sequence<StepID>) {
+    /// Ends the move of the step being undone or redone: its id if it left the stacks (the
+    /// group built for it did not take it), `nil` if it landed. The caller judges the clean
+    /// mark (``CleanMarkKeeper/stepLeftByUndoOrRedo(_:how:undoSteps:redoSteps:)``).
+    @inline(__always)
+    mutating func endMove() -> StepID? {
+        guard move != .none else { return nil }
+        move = .none
+        let id = path.remove(at: undoCount)
+        redoCount &-= 1
+        if recordsEdits {
+            edits.append(.removed(id))
+        }
+        return id
+    }
+
+    /// The redo stack's newest step `id` moved onto a branch of the history tree.
+    mutating func stepBranched(_ id: StepID) {
+        if recordsEdits {
+            edits.append(.branched(id))
+        }
+    }
+
+    /// Branch step `id` moved back onto the redo stack.
+    mutating func stepUnbranched(_ id: StepID) {
+        if recordsEdits {
+            edits.append(.unbranched(id))
+        }
+    }
+
+    /// A group that declared `parts` merged into step `id` (coalescing).
+    mutating func stepMerged(_ id: StepID, parts: Set<UndoPart>?) {
+        if recordsEdits {
+            edits.append(.merged(id, parts: parts))
+        }
+    }
+
+    /// A new edit ended redo (``StepEdit/newEdit``).
+    mutating func newEditMade() {
+        if recordsEdits {
+            edits.append(.newEdit)
+        }
+    }
+
+    // MARK: Giving ids
+
+    /// The id the next new step gets.
+    var nextStepID: StepID {
+        StepID(rawValue: numberAfterRestoring == 0 ? nextNumber : numberAfterRestoring)
+    }
+
+    /// A new step's id, for a step restored from a saved history without one.
+    mutating func newStepID() -> StepID {
+        defer { nextNumber &+= 1 }
+        return StepID(rawValue: nextNumber)
+    }
+
+    /// Keeps the ids up to `highest` (a saved history's) from being given as new ones.
+    mutating func reserveIDs(through highest: StepID?) {
+        guard let highest else { return }
+        nextNumber = max(nextNumber, highest.rawValue &+ 1)
+    }
+
+    /// The next step to close (a restored one) takes `id`, reserved or given before, instead
+    /// of a new id, until ``endRestoring()``.
+    mutating func closeNextStep(as id: StepID) {
+        if numberAfterRestoring == 0 {
+            numberAfterRestoring = nextNumber
+        }
+        precondition(id.rawValue < numberAfterRestoring, "StepLedger: restoring \(id), an id not reserved")
+        nextNumber = id.rawValue
+    }
+
+    /// The restored steps are closed: new ids continue after every id given or reserved.
+    mutating func endRestoring() {
+        guard numberAfterRestoring != 0 else { return }
+        nextNumber = numberAfterRestoring
+        numberAfterRestoring = 0
+    }
+
+    /// A rollback took back every step closed since `next` was the next id: new steps get the
+    /// ids they would have had without it. No step on the path may hold one of those ids.
+    mutating func rewindStepIDs(to next: StepID) {
+        #if DEBUG
+        // O(steps): checked in debug builds, as the invariants are.
+        precondition(path.ids.allSatisfy { $0 < next }, "StepLedger: rewinding to \(next) over a step that holds a later id")
+        #endif
+        nextNumber = next.rawValue
+    }
+
+    /// Step `id` left the stacks and the tree for good: the clean mark's keeper and the
+    /// listeners hear of it.
+    @inline(__always)
+    mutating func stepLeft(_ id: StepID) {
+        cleanMarkKeeper.stepLeft(id)
+        if recordsEdits {
+            edits.append(.removed(id))
+        }
+    }
+}
+
+/// One stack's side of the ``StepLedger``'s path, oldest first: the ids of its steps.
+struct StackSteps {
+    let ledger: UnsafeMutablePointer<StepLedger>
+    let isUndoStack: Bool
+
+    /// The path index of this side's `ordinal`th step (0: the oldest).
+    private func pathIndex(_ ordinal: Int) -> Int {
+        isUndoStack ? ordinal : ledger.pointee.path.count - 1 - ordinal
+    }
+
+    var count: Int {
+        isUndoStack ? ledger.pointee.undoCount : ledger.pointee.redoCount
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The undo stack's current position, or the redo stack's next redo.
+    var last: StepID? {
+        if isUndoStack { return ledger.pointee.current }
+        return count == 0 ? nil : ledger.pointee.path[ledger.pointee.undoCount]
+    }
+
+    /// The oldest step.
+    var first: StepID? {
+        count == 0 ? nil : ledger.pointee.path[pathIndex(0)]
+    }
+
+    /// Every step, oldest first. O(count).
+    var ids: [StepID] {
+        let path = ledger.pointee.path.ids
+        let undoCount = ledger.pointee.undoCount
+        return isUndoStack ? Array(path[..<undoCount]) : path[undoCount...].reversed()
+    }
+
+    subscript(ordinal: Int) -> StepID {
+        ledger.pointee.path[pathIndex(ordinal)]
+    }
+
+    /// Where `id` is on this side (0: the oldest), or `nil`. O(runs).
+    func ordinal(of id: StepID) -> Int? {
+        guard let index = ledger.pointee.path.index(of: id) else { return nil }
+        let undoCount = ledger.pointee.undoCount
+        if isUndoStack {
+            return index < undoCount ? index : nil
+        }
+        return index >= undoCount ? ledger.pointee.path.count - 1 - index : nil
+    }
+
+    func contains(_ id: StepID) -> Bool {
+        ordinal(of: id) != nil
+    }
+
+    /// Removes the steps at `ordinals` (ascending) and returns them.
+    @discardableResult
+    func remove(atOrdinals ordinals: [Int]) -> [StepID] {
+        let removed = ledger.pointee.path.remove(at: ordinals.map(pathIndex).sorted())
+        if !isUndoStack {
+            ledger.pointee.redoCount -= removed.count
+        }
+        return removed
+    }
+
+    /// Removes the oldest step (the limits trim it) and returns it.
+    @discardableResult @inline(__always)
+    func removeFirst() -> StepID {
+        guard isUndoStack else {
+            ledger.pointee.redoCount -= 1
+            return ledger.pointee.path.removeLast()
+        }
+        return ledger.pointee.path.removeFirst()
+    }
+
+    /// Removes the newest step and returns it.
+    @discardableResult
+    func removeLast() -> StepID {
+        let index = ledger.pointee.undoCount - (isUndoStack ? 1 : 0)
+        if !isUndoStack {
+            ledger.pointee.redoCount -= 1
+        }
+        return ledger.pointee.path.remove(at: index)
+    }
+
+    /// Adds `id` as the newest step.
+    func append(_ id: StepID) {
+        ledger.pointee.path.insert(id, at: ledger.pointee.undoCount)
+        if !isUndoStack {
+            ledger.pointee.redoCount += 1
+        }
+    }
+
+    /// Adds `ids` (oldest first) as the newest steps.
+    func append(contentsOf ids: [StepID]) {
         for id in ids {
             append(id)
         }
     }
 
-    /// Inserts `id` at `index`: O(1) at the end, O(count) inside (a new step while redo
-    /// steps remain).
-    @inline(__always)
-    mutating func insert(_ id: StepID, at index: Int) {
-        if index == count {
-            append(id)
-        } else {
-            insertInside(id, at: index)
-        }
-    }
-
-    @inline(never)
-    private mutating func insertInside(_ id: StepID, at index: Int) {
-        var all = ids
-        all.insert(id, at: index)
-        removeAll()
-        append(contentsOf: all)
-    }
-
-    /// Removes the ids at `indices` (ascending) and returns them. O(runs + indices).
+    /// Removes every step of this side and returns them, in path order.
     @discardableResult
-    mutating func remove(at indices: [Int]) -> [StepID] {
-        guard !indices.isEmpty else { return [] }
-        var removedIDs: [StepID] = []
-        removedIDs.reserveCapacity(indices.count)
-        var kept: [Run] = []
-        var next = 0
-        var runStart = 0
-        for run in allRuns {
-            var offset = 0
-            // The ids of this run before each removed one, then after the last.
-            while next < indices.count && indices[next] < runStart + run.count {
-                let removed = indices[next] - runStart
-                removedIDs.append(StepID(rawValue: run.first &+ UInt64(removed)))
-                if removed > offset {
-                    kept.append(Run(first: run.first &+ UInt64(offset), count: removed - offset))
-                }
-                offset = removed + 1
-                next += 1
-            }
-            if offset < run.count {
-                kept.append(Run(first: run.first &+ UInt64(offset), count: run.count - offset))
-            }
-            runStart += run.count
+    func removeAll() -> [StepID] {
+        let undoCount = ledger.pointee.undoCount
+        if isUndoStack {
+            return ledger.pointee.path.removeSubrange(0..<undoCount)
         }
-        tail = kept.popLast() ?? Run(first: 0, count: 0)
-        runs = StackBuffer(kept)
-        count -= removedIDs.count
-        return removedIDs
-    }
-
-    /// Removes the ids in `range` and returns them.
-    @discardableResult
-    mutating func removeSubrange(_ range: Range<Int>) -> [StepID] {
-        if range == 0..<count {
-            let all = ids
-            removeAll()
-            return all
-        }
-        return remove(at: Array(range))
-    }
-
-    /// Removes the id at `index` and returns it.
-    @discardableResult
-    mutating func remove(at index: Int) -> StepID {
-        guard index != count - 1 else { return removeLast() }
-        return remove(at: [index])[0]
-    }
-
-    /// Removes the last id. O(1).
-    @discardableResult @inline(__always)
-    mutating func removeLast() -> StepID {
-        count &-= 1
-        tail.count &-= 1
-        let id = tail.end
-        if tail.count == 0, let previous = runs.popLast() {
-            tail = previous
-        }
-        return StepID(rawValue: id)
-    }
-
-    /// Removes the first id (the limits trim the oldest step). O(1) but for a run of one.
-    @discardableResult @inline(__always)
-    mutating func removeFirst() -> StepID {
-        count &-= 1
-        guard runs.count != 0 else {
-            tail.first &+= 1
-            tail.count &-= 1
-            return StepID(rawValue: tail.first &- 1)
-        }
-        let run = runs.pointer(at: 0)
-        let id = run.pointee.first
-        run.pointee.first &+= 1
-        run.pointee.count &-= 1
-        if run.pointee.count == 0 {
-            _ = runs.removeFirst()
-        }
-        return StepID(rawValue: id)
-    }
-
-    mutating func removeAll() {
-        runs.removeAll(keepingCapacity: true)
-        tail = Run(first: 0, count: 0)
-        count = 0
-    }
-
-    /// Checks that the runs are well formed, add up to the count and hold no id twice.
-    func checkInvariants() {
-        let all = ids
-        precondition(all.count == count, "StepLedger: runs hold \(all.count) ids, the count is \(count)")
-        precondition(Set(all).count == all.count, "StepLedger: an id twice in \(all)")
-        precondition(runs.indices.allSatisfy { runs[$0].count > 0 }, "StepLedger: an empty run in \(runs.elements)")
-        precondition(tail.count > 0 || runs.isEmpty, "StepLedger: runs \(runs.elements) before an empty newest run")
+        ledger.pointee.redoCount = 0
+        return ledger.pointee.path.removeSubrange(undoCount..<ledger.pointee.path.count)
     }
 }

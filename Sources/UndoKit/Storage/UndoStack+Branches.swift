@@ -27,7 +27,6 @@ extension UndoStack {
         precondition(openBegins.isEmpty && !isEmpty, "UndoStack: no closed top-level group to take")
         let start = groupStart(endingAt: entries.count - 1)
         totalCost -= entries[start].cost
-        topLevelCount -= 1
         return (start, steps.removeLast())
     }
 
@@ -36,7 +35,6 @@ extension UndoStack {
     mutating func pushClosedTopLevelGroups(_ groups: [Entry], ids: [StepID]) {
         precondition(openBegins.isEmpty, "UndoStack: a group is open")
         totalCost += Self.topLevelCost(of: groups)
-        topLevelCount += ids.count
         steps.append(contentsOf: ids)
         entries.append(contentsOf: groups)
     }

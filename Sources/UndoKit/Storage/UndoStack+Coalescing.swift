@@ -34,6 +34,5 @@ extension UndoStack {
         dropped.append(exchange(&entries[newerBegin], with: .end(length: 0)))
         entries.removeSubrange((newerBegin - 1)..<(newerBegin + 1))
         entries.append(.end(length: entries.count - olderStart))
-        topLevelCount -= 1
     }
 }

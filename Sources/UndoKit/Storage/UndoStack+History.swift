@@ -52,6 +52,33 @@ extension UndoStack {
         return nil
     }
 
+    /// The closed top-level groups, oldest first, each as its step's id and the range of its
+    /// entries. The ledger holds a stack's ids in the order of its groups; this is the one
+    /// place that pairs them.
+    func closedSteps() -> [(id: StepID, range: Range<Int>)] {
+        var ids = steps.ids
+        // A step an undo or redo is moving is the redo side's newest until it lands: its
+        // group is the one open, no closed group.
+        if !isUndoStack && ledger.move != .none {
+            ids.removeLast()
+        }
+        var closed: [(id: StepID, range: Range<Int>)] = []
+        closed.reserveCapacity(ids.count)
+        var end = closedTopLevelEnd
+        forEachClosedTopLevelStartNewestFirst { start in
+            closed.append((ids[ids.count - 1 - closed.count], start..<end))
+            end = start
+            return true
+        }
+        precondition(closed.count == ids.count, "UndoStack: \(closed.count) closed groups for \(ids.count) step ids")
+        return closed.reversed()
+    }
+
+    /// ``closedSteps()`` with each group's entries, oldest first.
+    func closedStepsWithEntries() -> [(id: StepID, entries: [Entry])] {
+        closedSteps().map { ($0.id, entries.elements(in: $0.range)) }
+    }
+
     /// The metadata of the closed top-level groups, oldest first.
     func closedTopLevelMetadata() -> [GroupMetadata?] {
         closedTopLevelStartsNewestFirst().reversed().map { entries[$0].metadata }

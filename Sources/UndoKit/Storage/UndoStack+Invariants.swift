@@ -25,64 +25,13 @@ extension UndoStack {
             }
         }
         precondition(begins == openBegins.elements, "UndoStack: open groups \(openBegins.elements), entries say \(begins)")
-        precondition(topLevel == topLevelCount, "UndoStack: topLevelCount \(topLevelCount), entries say \(topLevel)")
+        // The count is the ledger's (``topLevelCount``): this ties the ledger to the entries.
+        precondition(topLevel == topLevelCount, "UndoStack: the ledger counts \(topLevelCount) top-level groups, entries say \(topLevel)")
         let groupsCost = Self.topLevelCost(of: entries.elements(in: head..<entries.count))
         precondition(totalCost == groupsCost, "UndoStack: totalCost \(totalCost), groups say \(groupsCost)")
-        // The step an undo or redo is moving is on the redo side of the path until it lands.
-        let moving = !isUndoStack && ledger.move != .none ? 1 : 0
-        precondition(
-            steps.count == closedTopLevelGroupCount + moving,
-            "UndoStack: the ledger holds \(steps.count) steps, the stack \(closedTopLevelGroupCount) closed top-level groups"
-        )
         if limit > 0 {
             let allowed = openBegins.isEmpty ? limit : limit + 1
             precondition(topLevelCount <= allowed, "UndoStack: \(topLevelCount) groups over the limit of \(limit)")
         }
-    }
-}
-
-extension UndoManager {
-    /// Checks the manager's invariants (both stacks, and what ties them to the flags).
-    func checkInvariants() {
-        undoStack.checkInvariants()
-        redoStack.checkInvariants()
-        precondition(redoStack.limit == 0, "UndoManager: the redo stack is never limited")
-        if !state.isUndoing {
-            precondition(redoStack.nesting == 0, "UndoManager: redo group open while not undoing")
-        }
-        precondition(!(state.isUndoing && state.isRedoing), "UndoManager: undoing and redoing at once")
-        precondition(state.registrationDisableCount >= 0, "UndoManager: negative disable count")
-        // The clean mark names a step that is somewhere, or an open group that is there. (Undo
-        // and redo settle it once their step is done; their actions check in between.)
-        if !isBusy {
-            switch ledger.cleanMark {
-            case .step(let id):
-                precondition(stepExists(id), "UndoManager: the clean mark names \(id), which is nowhere")
-            case .openGroup:
-                precondition(undoStack.nesting > 0, "UndoManager: clean mark after an open group that is not there")
-            case .start, .unreachable:
-                break
-            }
-        }
-        precondition(
-            undoStack.dropped.isEmpty && redoStack.dropped.isEmpty,
-            "UndoManager: dropped entries not released after a mutation"
-        )
-        stackEntries.pointee.checkInvariants()
-        // One identity per step: no id on two stacks or on a stack and a branch, none to come.
-        ledger.path.checkInvariants()
-        let ids = ledger.path.ids + (state.historyTree.map { Array($0.branches.keys) } ?? [])
-        precondition(Set(ids).count == ids.count, "UndoManager: a step id twice in \(ids)")
-        precondition(ids.allSatisfy { $0.rawValue < ledger.nextStepID }, "UndoManager: a step id not yet given")
-    }
-
-    /// In debug builds, checks the invariants while the stacks are small enough for the
-    /// linear check to stay cheap.
-    func checkInvariantsInDebugBuilds() {
-        #if DEBUG
-        if undoStack.entries.count + redoStack.entries.count <= 512 {
-            checkInvariants()
-        }
-        #endif
     }
 }

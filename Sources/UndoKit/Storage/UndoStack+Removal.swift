@@ -2,26 +2,22 @@ extension UndoStack {
     /// Removes every action on `target`, then every group that became empty because of it,
     /// recursively outward (spec R33). Groups that were empty already, and open groups, stay.
     ///
-    /// A removed step on the path to the clean mark makes it unreachable (see
-    /// ``CleanMark/isCut(byRemoving:from:isUndoStack:)``): the manager's, and each of
-    /// `savedMarks` (the scopes' in progress). Returns whether anything was removed.
+    /// The clean mark's keeper judges the removed steps, for the manager's mark and the
+    /// saved marks of the scopes at `judgedScopes`
+    /// (``CleanMarkKeeper/stepsWillBeRemoved(atOrdinals:from:isUndoStack:judgedScopes:)``).
+    /// Returns whether anything was removed.
     @discardableResult
-    mutating func removeActions(withTarget target: ObjectIdentifier, judging savedMarks: inout [CleanMark]) -> Bool {
+    mutating func removeActions(withTarget target: ObjectIdentifier, judgingScopes judgedScopes: [Int]) -> Bool {
         guard containsAction(on: target) else { return false }
         let removal = Self.removeActions(on: target, in: entries, from: head, to: entries.count)
         entries.moveSuffix(from: removal.keptEnd, appendingTo: &dropped)
         // Whatever is still on the frame stack is an open group, never removed.
         openBegins = StackBuffer(removal.openBegins)
         let removedOrdinals = removal.removedOrdinals
-        topLevelCount -= removedOrdinals.count
         // Open groups are never removed and are the newest, so these ordinals count closed
         // groups only, as the ledger does.
-        if ledger.cleanMark.isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
-            ledger.cleanMark = .unreachable
-        }
-        for index in savedMarks.indices where savedMarks[index].isCut(byRemoving: removedOrdinals, from: steps, isUndoStack: isUndoStack) {
-            savedMarks[index] = .unreachable
-        }
+        ledger.cleanMarkKeeper.stepsWillBeRemoved(
+            atOrdinals: removedOrdinals, from: steps, isUndoStack: isUndoStack, judgedScopes: judgedScopes)
         for id in steps.remove(atOrdinals: removedOrdinals) {
             ledger.stepLeft(id)
         }

@@ -57,9 +57,20 @@ struct UndoStack: ~Copyable {
     var head = 0
     /// Indices of the begin marks of the open groups, outermost first.
     var openBegins = StackBuffer<Int>()
-    /// Top-level groups, counting an open top-level group (Apple's `count`).
-    var topLevelCount = 0
-    /// The ids of the closed top-level groups, oldest first (see ``SharedLedger``).
+    /// Top-level groups, counting an open top-level group (Apple's `count`). Derived, not
+    /// kept: the ledger counts this side's steps (on the redo side, a step an undo or redo is
+    /// moving, until it lands), and an open group is the one top-level group it has no id for.
+    var topLevelCount: Int {
+        @inline(__always) get {
+            let openGroup = openBegins.isEmpty ? 0 : 1
+            if isUndoStack {
+                return ledger.undoCount &+ openGroup
+            }
+            let moving = ledger.move == .none ? 0 : 1
+            return ledger.redoCount &- moving &+ openGroup
+        }
+    }
+    /// The ids of the closed top-level groups, oldest first (see ``StepLedger``).
     var steps: StackSteps {
         @inline(__always) get { StackSteps(ledger: sharedLedger, isUndoStack: isUndoStack) }
     }
@@ -84,9 +95,9 @@ struct UndoStack: ~Copyable {
     }
     /// The sum of the costs of the top-level groups on this stack, open ones included.
     var totalCost = 0
-    private let sharedLedger: UnsafeMutablePointer<SharedLedger>
+    private let sharedLedger: UnsafeMutablePointer<StepLedger>
 
-    var ledger: SharedLedger {
+    var ledger: StepLedger {
         unsafeAddress { UnsafePointer(sharedLedger) }
         nonmutating unsafeMutableAddress { sharedLedger }
     }
@@ -98,7 +109,7 @@ struct UndoStack: ~Copyable {
 
     let isUndoStack: Bool
 
-    init(entries: StackEntries, ledger: UnsafeMutablePointer<SharedLedger>, isUndoStack: Bool) {
+    init(entries: StackEntries, ledger: UnsafeMutablePointer<StepLedger>, isUndoStack: Bool) {
         self.entries = entries
         sharedLedger = ledger
         self.isUndoStack = isUndoStack
@@ -120,9 +131,6 @@ struct UndoStack: ~Copyable {
 
     @inline(__always)
     mutating func pushBegin() {
-        if openBegins.isEmpty {
-            topLevelCount += 1
-        }
         openBegins.append(entries.count)
         entries.append(.begin(nil))
     }
@@ -133,7 +141,7 @@ struct UndoStack: ~Copyable {
     }
 
     /// Closes the innermost open group; a top-level group that stays is a step (see
-    /// ``SharedLedger/stepClosed(onUndoStack:)``). With `discardIfEmpty`, an empty group is
+    /// ``StepLedger/stepClosed(onUndoStack:)``). With `discardIfEmpty`, an empty group is
     /// dropped instead (an undo's redo group, spec R19.8). Returns whether it was empty.
     @discardableResult
     mutating func closeGroup(discardIfEmpty: Bool) -> Bool {
@@ -144,7 +152,6 @@ struct UndoStack: ~Copyable {
             if discardIfEmpty {
                 let begin = entries.removeLast()
                 if closesTopLevel {
-                    topLevelCount -= 1
                     // Undo copied the undone group's metadata, cost included, to this group.
                     totalCost -= begin.cost
                 }
@@ -199,7 +206,6 @@ struct UndoStack: ~Copyable {
         guard entries.pointer(at: entries.count - 1).pointee.isSingleton,
               case .singleton(let id, let owner, let handler) = entries.removeLast() else { return nil }
         if openBegins.isEmpty {
-            topLevelCount -= 1
             ledger.stepWillMove(fromUndoStack: isUndoStack)
         }
         return UndoStep(targetID: id, owner: owner, handler: handler)
@@ -211,7 +217,6 @@ struct UndoStack: ~Copyable {
     mutating func detachNewestGroup() {
         let start = groupStart(endingAt: entries.count - 1)
         if openBegins.isEmpty {
-            topLevelCount -= 1
             ledger.stepWillMove(fromUndoStack: isUndoStack)
             totalCost -= entries[start].cost
         }
@@ -231,7 +236,6 @@ struct UndoStack: ~Copyable {
         let mark = entries.removeLast()
         totalCost -= mark.cost
         dropped.append(mark)
-        topLevelCount -= 1
         return true
     }
 
@@ -241,7 +245,6 @@ struct UndoStack: ~Copyable {
         entries.moveSuffix(from: 0, appendingTo: &dropped)
         openBegins.removeAll()
         head = 0
-        topLevelCount = 0
         totalCost = 0
         for id in steps.removeAll() {
             ledger.stepLeft(id)
@@ -261,7 +264,9 @@ struct UndoStack: ~Copyable {
     /// After a top-level close: `levelsOfUndo` drops the oldest group once (spec R10), then
     /// the byte budget drops the oldest until the total fits, never the one just closed.
     mutating func trimAfterTopLevelClose() {
-        if limit > 0 && topLevelCount > limit {
+        // Right after a top-level close nothing is open here, and only the undo stack has a
+        // limit (the redo stack's is 0): the ledger's undo count is the count.
+        if limit > 0 && ledger.undoCount > limit {
             dropOldestGroup()
         }
         trimToCostLimit()
@@ -271,9 +276,7 @@ struct UndoStack: ~Copyable {
     /// trim only while more than one exists.
     mutating func dropOldestGroup() {
         // The clean mark is lost if it is on the dropped step, or at the start, below it.
-        if case .start = ledger.cleanMark, isUndoStack {
-            ledger.cleanMark = .unreachable
-        }
+        ledger.cleanMarkKeeper.oldestStepWillBeTrimmed(fromUndoStack: isUndoStack)
         // Not `entries[head].cost`, which cost W4's trimmed register 6 instructions (callgrind).
         if case .begin(let metadata?) = entries[head] {
             totalCost -= metadata.cost
@@ -291,7 +294,6 @@ struct UndoStack: ~Copyable {
             index += 1
         } while depth > 0
         head = index
-        topLevelCount -= 1
         ledger.stepLeft(steps.removeFirst())
         if head >= 64 && head * 2 >= entries.count {
             removeTrimmedPlaceholders()

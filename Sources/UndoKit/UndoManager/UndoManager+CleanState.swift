@@ -1,5 +1,5 @@
 /// The clean state: whether the document is back where it was when it was saved (see
-/// <doc:TrackingTheCleanState>, and ``CleanMark`` for how the mark is kept).
+/// <doc:TrackingTheCleanState>, and ``CleanMarkKeeper`` for how the mark is kept).
 extension UndoManager {
     /// Marks the current position of the undo stack as clean, typically right after the
     /// document was saved.
@@ -23,7 +23,7 @@ extension UndoManager {
         guard !isBusy else {
             programmerError(in: PublicCall("markClean()"), "markClean may not be called while undoing or redoing")
         }
-        ledger.cleanMark = undoStack.nesting > 0 ? .openGroup : undoStack.steps.last.map(CleanMark.step) ?? .start
+        ledger.cleanMarkKeeper.markClean(groupIsOpen: undoStack.nesting > 0, current: undoStack.steps.last)
         reportCleanState()
         publishObservableChanges()
     }
@@ -107,9 +107,7 @@ extension UndoManager {
     func closeNewStep() -> Bool {
         let wasEmpty = undoStack.closeGroup(discardIfEmpty: false)
         // A mark set while the group was open names the step it closed as.
-        if case .openGroup = ledger.cleanMark {
-            ledger.cleanMark = ledger.current.map(CleanMark.step) ?? .start
-        }
+        ledger.cleanMarkKeeper.openGroupClosed(asStep: ledger.current)
         return wasEmpty
     }
 
@@ -125,30 +123,10 @@ extension UndoManager {
         case absorbed
     }
 
-    /// Step `step` left the stacks by an undo or redo (`how`): the mark is lost if the path to
-    /// it needed the step, or (a redo that recorded nothing) if the model left a mark below
-    /// with no step back; such a redo of the marked step itself arrives at the mark, now the
-    /// current position. Marks on branches are the history tree's.
+    /// Step `step` left the stacks by an undo or redo (`how`) instead of landing on the other
+    /// stack (see ``CleanMarkKeeper/stepLeftByUndoOrRedo(_:how:undoSteps:redoSteps:)``).
     func markCleanAfterStepLeft(_ step: StepID, how: StepExit) {
-        guard case .step(let mark) = ledger.cleanMark else {
-            if ledger.cleanMark == .start && how == .appliedWithoutStep {
-                ledger.cleanMark = .unreachable
-            }
-            return
-        }
-        let onRedoStack = redoStack.steps.contains(mark)
-        switch how {
-        case .reverted, .absorbed:
-            if mark == step || onRedoStack {
-                ledger.cleanMark = .unreachable
-            }
-        case .appliedWithoutStep:
-            if mark == step {
-                ledger.cleanMark = undoStack.steps.last.map(CleanMark.step) ?? .start
-            } else if undoStack.steps.contains(mark) {
-                ledger.cleanMark = .unreachable
-            }
-        }
+        ledger.cleanMarkKeeper.stepLeftByUndoOrRedo(step, how: how, undoSteps: undoStack.steps, redoSteps: redoStack.steps)
     }
 
     /// Whether step `id` is anywhere: on a stack or a branch.
@@ -159,8 +137,6 @@ extension UndoManager {
     /// A mark on the redo steps is lost: a new edit is about to end them (or branch them
     /// off), or an undo nested in an open group changed the state they start from.
     func markCleanBeforeRedoStepsEnd() {
-        if case .step(let mark) = ledger.cleanMark, redoStack.steps.contains(mark) {
-            ledger.cleanMark = .unreachable
-        }
+        ledger.cleanMarkKeeper.redoStepsWillEnd(redoStack.steps)
     }
 }

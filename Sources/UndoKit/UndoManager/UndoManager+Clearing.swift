@@ -19,12 +19,12 @@ extension UndoManager {
     /// Sets a limit and trims to it with `setAndTrim`, then, with branches kept, the tree.
     private func changeLimit(_ setAndTrim: (inout UndoStack) -> Void) {
         let stepsBefore = undoStack.steps.ids
+        // With branches kept the stack stands aside: the tree trims every node to the new
+        // limits when this settles (it hears the change), and ends coalescing if it drops any.
         setAndTrim(&undoStack)
-        // The tree's trimming may drop branch steps or the end of the redo path and leave the
-        // undo stack alone: a removal all the same, which stops coalescing.
-        let trimmedTree = trimHistoryTree()
+        state.limitSettings &+= 1
         let dropped = stepsBefore.count - undoStack.steps.count
-        if dropped > 0 || trimmedTree {
+        if dropped > 0 {
             stopCoalescing()
             if !state.savepoints.isEmpty {
                 savepointsSawTrim(dropping: Array(stepsBefore.prefix(dropped)))
@@ -40,13 +40,8 @@ extension UndoManager {
         }
         let wasClean = isAtCleanMark
         stopCoalescing()
-        undoStack.removeAll()
-        redoStack.removeAll()
-        let branches = state.historyTree?.removeAllBranches()
-        state.historyTree?.records = [:]
-        // A clean manager stays clean (the empty stack is its position); otherwise every step
-        // that led to the mark is gone.
-        ledger.cleanMark = wasClean ? .start : .unreachable
+        let branches = removeAllSteps()
+        ledger.cleanMarkKeeper.allStepsRemoved(wasClean: wasClean)
         state.registrationDisableCount = 0
         state.isUndoing = false
         state.isRedoing = false
@@ -62,21 +57,12 @@ extension UndoManager {
         if !state.savepoints.isEmpty {
             savepointsWillRemoveActions(on: identity)
         }
-        // The path before the removal, so that branches below a step it empties move up.
-        let pathBefore = state.historyTree == nil ? nil : pathNodes()
-        // The scopes' saved marks are judged with the manager's (a rollback puts them back).
-        let removedFromUndo = judgingSavepointMarks(onRedoStack: false) {
-            undoStack.removeActions(withTarget: identity, judging: &$0)
-        }
-        let removedFromRedo = judgingSavepointMarks(onRedoStack: true) {
-            redoStack.removeActions(withTarget: identity, judging: &$0)
-        }
-        let prunedBranches = pathBefore.map { pruneHistoryTree(removing: identity, pathBefore: $0) }
-        if removedFromUndo || removedFromRedo {
+        let removal = removeActionsFromEveryStep(on: identity)
+        if removal.fromStacks {
             stopCoalescing()
         }
         settle()
-        withExtendedLifetime(prunedBranches) {}
+        withExtendedLifetime(removal.branches) {}
         if isBusy {
             state.targetsRemovedDuringInvocation.insert(identity)
         }

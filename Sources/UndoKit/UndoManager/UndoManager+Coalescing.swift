@@ -102,14 +102,10 @@ extension UndoManager {
             // The merged step is done again, with the parts of both: the part log and a
             // per-member coordinator hear of it with the other edits, when the close settles.
             if let merged {
-                ledger.stepMerged(merged, parts: closing.parts)
+                ledger.stepMerged(merged, parts: closing.changedPartsOfRun ?? closing.parts)
             }
-            // A mark set while the group was open is after the merged step; one at the step
-            // merged into (coalescesIntoCleanStep) is lost, that state being gone.
-            if let merged, ledger.cleanMark == .step(merged) {
-                ledger.cleanMark = .unreachable
-            } else if let merged, ledger.cleanMark == .openGroup {
-                ledger.cleanMark = .step(merged)
+            if let merged {
+                ledger.cleanMarkKeeper.openGroupMerged(into: merged)
             }
             // The budget may be exceeded now.
             undoStack.trimToCostLimit()

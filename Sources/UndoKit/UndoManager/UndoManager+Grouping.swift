@@ -38,25 +38,14 @@ extension UndoManager {
         // coalescing and the clean mark care about).
         let closesNewStep = !busy && currentStack.nesting == 1
         let wasEmpty: Bool
-        // The history tree records a new step's close, once it was ever asked for.
-        let recordsTree = closesNewStep && state.historyTree != nil
         if closesNewStep {
             state.automaticGroupIsOpen = false
-            if recordsTree {
-                historyTreeWillCloseNewStep()
-            }
             wasEmpty = state.usesCoalescing ? closeNewStepCoalescing() : closeNewStep()
-            if recordsTree {
-                historyTreeDidCloseNewStep()
-            }
         } else {
             wasEmpty = currentStack.closeGroup(discardIfEmpty: discardingEmpty)
         }
         if wasEmpty && !busy {
             endRedoForNewEdit(closedNewStep: closesNewStep)
-        }
-        if recordsTree {
-            trimHistoryTree()
         }
         guard !busy else {
             // Inside undo and redo, those settle once the whole step is done.

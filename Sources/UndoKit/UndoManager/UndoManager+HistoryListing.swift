@@ -2,8 +2,14 @@
 ///
 /// See <doc:ListingTheHistory>.
 extension UndoManager {
-    /// The names of the steps ``undo()`` would revert, the next one first: one entry per
-    /// closed top-level group on the undo stack, `""` for a group without a name.
+    /// The names of the steps successive calls of ``undo()`` would revert, the next one
+    /// first, `""` for a group without a name: one entry per closed top-level group on the
+    /// undo stack, as on Apple platforms, until a ``staleStepPolicy`` holds steps back. Then
+    /// the list agrees with ``undoActionName`` and ``canUndo``: under
+    /// ``StaleStepPolicy/skip`` it leaves the stale steps out, under
+    /// ``StaleStepPolicy/refuse`` it stops before the newest stale step (so it is empty when
+    /// the next step is stale). ``staleUndoSteps`` lists the steps held back; ``undoCount``
+    /// still counts every step.
     ///
     /// A group still open (the current event's automatic group, an explicit group not yet
     /// ended) is not a step yet and is not listed; ``undoActionName`` names it. O(steps),
@@ -18,11 +24,12 @@ extension UndoManager {
     /// ```
     public var undoActionNames: [String] {
         trackRead(.undoActionNames, \.undoActionNames)
-        return undoStack.closedTopLevelNamesNewestFirst()
+        return stepNames(onUndoStack: true)
     }
 
-    /// The names of the steps ``redo()`` would perform, the next one first: one entry per
-    /// closed top-level group on the redo stack, `""` for a group without a name.
+    /// The names of the steps successive calls of ``redo()`` would perform, the next one
+    /// first: one entry per closed top-level group on the redo stack, `""` for a group
+    /// without a name, under a ``staleStepPolicy`` the same rule as ``undoActionNames``.
     ///
     /// ```swift
     /// manager.undo()
@@ -30,6 +37,6 @@ extension UndoManager {
     /// ```
     public var redoActionNames: [String] {
         trackRead(.redoActionNames, \.redoActionNames)
-        return redoStack.closedTopLevelNamesNewestFirst()
+        return stepNames(onUndoStack: false)
     }
 }

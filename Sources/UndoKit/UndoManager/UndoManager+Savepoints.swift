@@ -43,18 +43,11 @@ extension UndoManager {
         }
     }
 
-    /// Runs `remove`, a removal of actions from one stack, with the saved clean marks it
-    /// judges (see ``UndoStack/removeActions(withTarget:judging:)``), and keeps its verdicts.
-    /// A savepoint whose redo steps are parked judges a redo-stack removal when its rollback
-    /// makes it again on them.
-    func judgingSavepointMarks(onRedoStack: Bool, _ remove: (inout [CleanMark]) -> Bool) -> Bool {
-        let judging = state.savepoints.indices.filter { !onRedoStack || parkedRedoSteps(since: $0) == nil }
-        var marks = judging.map { state.savepoints[$0].cleanMark }
-        let removed = remove(&marks)
-        for (index, mark) in zip(judging, marks) {
-            state.savepoints[index].cleanMark = mark
-        }
-        return removed
+    /// The scopes whose saved clean marks a removal of actions from one stack judges (see
+    /// ``UndoStack/removeActions(withTarget:judgingScopes:)``): a savepoint whose redo steps
+    /// are parked judges a redo-stack removal when its rollback makes it again on them.
+    func savepointsJudgingRemoval(onRedoStack: Bool) -> [Int] {
+        state.savepoints.indices.filter { !onRedoStack || parkedRedoSteps(since: $0) == nil }
     }
 
     /// A limit's setter trimmed steps older than every scope (`dropped`, oldest first; none
@@ -63,26 +56,24 @@ extension UndoManager {
     func savepointsSawTrim(dropping dropped: [StepID]) {
         for index in state.savepoints.indices {
             state.savepoints[index].changedOlderSteps = true
-            if state.savepoints[index].cleanMark.isCut(byDropping: dropped) {
-                state.savepoints[index].cleanMark = .unreachable
-            }
         }
+        ledger.cleanMarkKeeper.scopesSawTrim(dropping: dropped)
     }
 
     /// A removal took steps out of the history tree (from branches if `changingBranches`:
     /// they are older than any scope's group). A saved mark on a branch (one of
     /// `branchesBefore`) is judged by `cutsPath`.
     func savepointsSawTreeRemoval(changingBranches: Bool, branchesBefore: Set<StepID>, cutsPath: (StepID) -> Bool) {
-        for index in state.savepoints.indices {
-            if changingBranches {
+        if changingBranches {
+            for index in state.savepoints.indices {
                 state.savepoints[index].changedOlderSteps = true
             }
-            // A mark on parked redo steps is judged when the rollback removes again.
-            guard case .step(let mark) = state.savepoints[index].cleanMark, branchesBefore.contains(mark),
-                  parkedRedoSteps(since: index)?.steps.contains(mark) != true, cutsPath(mark)
-            else { continue }
-            state.savepoints[index].cleanMark = .unreachable
         }
+        // A mark on parked redo steps is judged when the rollback removes again.
+        let isJudged = { (index: Int, mark: StepID) in
+            branchesBefore.contains(mark) && self.parkedRedoSteps(since: index)?.steps.contains(mark) != true
+        }
+        ledger.cleanMarkKeeper.scopesSawTreeRemoval(isJudged: isJudged, cutsPath: cutsPath)
     }
 
     /// `removeAllActions()` inside a scope removed its group too: the program stops when the

@@ -71,11 +71,10 @@ extension UndoManager {
             // Metadata set in the scope goes to the outermost open group (spec R34); if that
             // was open before the scope, a rollback puts its metadata back.
             outerGroup: levelBefore > 0 ? .open(metadata: undoStack.topMetadata?.copy()) : .none,
-            cleanMark: ledger.cleanMark,
             nextStepID: ledger.nextStepID,
-            newestGroupMayCoalesce: state.newestGroupMayCoalesce,
-            coordinatorRedoOrder: state.isCoordinated ? coordinator?.redoSteps : nil
+            newestGroupMayCoalesce: state.newestGroupMayCoalesce
         ))
+        ledger.cleanMarkKeeper.scopeBegan()
         beginUndoGrouping()
         let level = undoStack.nesting
         state.savepoints[innermost].level = level
@@ -126,6 +125,7 @@ extension UndoManager {
     /// The scope's group closed normally: what its savepoint kept passes to the enclosing one.
     private func releaseSavepoint() {
         let savepoint = state.savepoints.removeLast()
+        ledger.cleanMarkKeeper.scopeSucceeded()
         if state.savepoints.isEmpty {
             if savepoint.madeNewEdit {
                 newEditEndsRedo()
@@ -171,8 +171,7 @@ extension UndoManager {
             // A copy, not the object the group had: a redo in the body replaces that object.
             undoStack.replaceOpenTopMetadata(with: saved)
         }
-        ledger.cleanMark = savepoint.cleanMark
-        ledger.nextStepID = savepoint.nextStepID
+        ledger.cleanMarkKeeper.scopeRolledBack()
         state.newestGroupMayCoalesce = savepoint.newestGroupMayCoalesce && !savepoint.changedOlderSteps
         // The redo stack holds the rollback's redo group, or nothing: what was there before
         // was parked.
@@ -180,19 +179,15 @@ extension UndoManager {
         if let parked = savepoint.parkedRedo {
             restoreRedoStack(parked, removing: savepoint.removedTargets)
         }
+        // Once the rollback's redo step left: the ids closed since the scope began are no one's.
+        ledger.rewindStepIDs(to: savepoint.nextStepID)
         // A mark on a step that left meanwhile (a branch step trimmed or emptied) is lost.
-        if case .step(let id) = ledger.cleanMark, !stepExists(id) {
-            ledger.cleanMark = .unreachable
-        }
-        settle()
-        if let order = savepoint.coordinatorRedoOrder, let coordinator {
-            coordinator.memberRolledBack(self, restoringRedoOrder: order)
-            #if DEBUG
-            coordinator.checkInvariants()
-            #endif
-        }
+        ledger.cleanMarkKeeper.loseMarkOnStepThatLeft(stepExists: stepExists)
+        // One settle, once the rollback is over: it hands over the removals made above (the
+        // coordinator kept the stamps of the parked steps, back on the redo stack now) and
+        // reports the clean state where the rollback ends. Silent inside an enclosing rollback.
         state.isRollingBackScope = enclosingRollback
-        reportCleanState()
+        settle()
         publishObservableChanges()
     }
 
@@ -207,10 +202,12 @@ extension UndoManager {
         if let tree = state.historyTree, tree.keepsBranches {
             for id in parked.steps {
                 withExtendedLifetime(tree.takeBranch(id)) {}
+                ledger.stepUnbranched(id)
             }
         }
         for target in removedTargets {
-            _ = judgingSavepointMarks(onRedoStack: true) { redoStack.removeActions(withTarget: target, judging: &$0) }
+            let judgedScopes = savepointsJudgingRemoval(onRedoStack: true)
+            redoStack.removeActions(withTarget: target, judgingScopes: judgedScopes)
         }
     }
 }

@@ -6,14 +6,14 @@ extension UndoManager {
     /// A fresh state and a fresh pair of stacks, for the designated initializers.
     static func allocateState() -> (
         UnsafeMutablePointer<UndoManagerStorage>, UnsafeMutablePointer<UndoStack>, UnsafeMutablePointer<TwinStackBuffer>,
-        UnsafeMutablePointer<SharedLedger>
+        UnsafeMutablePointer<StepLedger>
     ) {
         let storage = UnsafeMutablePointer<UndoManagerStorage>.allocate(capacity: 1)
         storage.initialize(to: UndoManagerStorage())
         let entries = UnsafeMutablePointer<TwinStackBuffer>.allocate(capacity: 1)
         entries.initialize(to: TwinStackBuffer())
-        let ledger = UnsafeMutablePointer<SharedLedger>.allocate(capacity: 1)
-        ledger.initialize(to: SharedLedger())
+        let ledger = UnsafeMutablePointer<StepLedger>.allocate(capacity: 1)
+        ledger.initialize(to: StepLedger())
         let stacks = UnsafeMutablePointer<UndoStack>.allocate(capacity: 2)
         stacks.initialize(to: UndoStack(entries: StackEntries(entries, redoSide: false), ledger: ledger, isUndoStack: true))
         (stacks + 1).initialize(to: UndoStack(entries: StackEntries(entries, redoSide: true), ledger: ledger, isUndoStack: false))
@@ -53,7 +53,7 @@ extension UndoManager {
     }
 
     /// The shared part of the step ledger, in place.
-    var ledger: SharedLedger {
+    var ledger: StepLedger {
         unsafeAddress { UnsafePointer(sharedLedger) }
         unsafeMutableAddress { sharedLedger }
     }

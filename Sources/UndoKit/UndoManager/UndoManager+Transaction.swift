@@ -15,18 +15,24 @@ extension UndoManager {
     /// flag's test.
     @inline(never)
     private func settleListeners() {
-        if !ledger.edits.isEmpty {
+        // A tree with branches hears a change of limits even when no step moved.
+        if !ledger.edits.isEmpty || state.historyTree?.keepsBranches == true {
             handEditsToListeners()
         }
         reportCleanState()
     }
 
-    /// Hands the step edits to the history tree (which forgets the records of steps that
-    /// left) and the coordinator (which keeps its order by them).
+    /// Hands the step edits to the history tree (dates, visits, trimming; it forgets the
+    /// records of steps that left), the part log and the coordinator (which keeps its order
+    /// by them).
     private func handEditsToListeners() {
-        let edits = ledger.edits
+        var edits = ledger.edits
         ledger.edits.removeAll(keepingCapacity: true)
         if let tree = state.historyTree {
+            historyTreeTakes(edits, in: tree)
+            // What its trimming removed, heard by every listener with the rest.
+            edits += ledger.edits
+            ledger.edits.removeAll(keepingCapacity: true)
             for case .removed(let id) in edits {
                 tree.records[id] = nil
             }
@@ -37,10 +43,7 @@ extension UndoManager {
         if state.isCoordinated, let coordinator {
             coordinator.apply(edits, from: self)
             #if DEBUG
-            // A rollback puts the coordinator's redo order back itself, once it has settled.
-            if !state.isRollingBackScope {
-                coordinator.checkInvariants()
-            }
+            coordinator.checkInvariants()
             #endif
         }
     }

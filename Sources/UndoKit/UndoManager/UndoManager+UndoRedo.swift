@@ -33,7 +33,6 @@ extension UndoManager {
         state.isUndoing = true
         stopCoalescing()
         let undoesTopLevelGroup = undoStack.nesting == 0
-        let redoStepsBefore = redoStack.topLevelCount
         post(.willUndoChange)
         beginUndoGroupingThroughOverrides()
         let undoneMetadata = undoStack.topMetadata
@@ -46,19 +45,11 @@ extension UndoManager {
             closeGroup(in: call, discardingEmpty: true)
         }
         // The close moved the step to the redo stack, unless its redo group stayed empty.
-        let gone = ledger.endMove()
-        if let gone {
-            markCleanAfterStepLeft(gone, how: .reverted)
+        if let gone = ledger.endMove() {
+            stepLeftWithoutLanding(gone, how: .reverted)
         }
         if !undoesTopLevelGroup {
             markCleanBeforeRedoStepsEnd()
-        }
-        // The flag tested twice, not once around both: the common undo keeps its code layout
-        // (callgrind, W1: one test cost 4 to 5 instructions per undo).
-        if undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: true)
-        } else if !undoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterNestedUndo(redoStepsBefore: redoStepsBefore)
         }
         settle()
         post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
@@ -97,15 +88,8 @@ extension UndoManager {
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
         // group open around it took its actions.
-        let gone = ledger.endMove()
-        if let gone {
-            markCleanAfterStepLeft(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
-        }
-        // Split as in undoNewestGroup(in:).
-        if redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false)
-        } else if !redoesTopLevelGroup && state.historyTree != nil {
-            historyTreeAfterUndoOrRedo(stepThatLeft: gone, undone: false, topLevel: false)
+        if let gone = ledger.endMove() {
+            stepLeftWithoutLanding(gone, how: redoesTopLevelGroup ? .appliedWithoutStep : .absorbed)
         }
         settle()
         post(.didRedoChange(isDiscardable: redoneMetadata?.isDiscardable ?? false))

@@ -73,9 +73,9 @@ open class UndoManager: NSObject {
     /// The one allocation both stacks keep their entries in (see ``TwinStackBuffer``).
     let stackEntries: UnsafeMutablePointer<TwinStackBuffer>
 
-    /// The part of the step ledger both stacks share (see ``SharedLedger``); read through
+    /// The part of the step ledger both stacks share (see ``StepLedger``); read through
     /// ``ledger``.
-    let sharedLedger: UnsafeMutablePointer<SharedLedger>
+    let sharedLedger: UnsafeMutablePointer<StepLedger>
 
     /// The run loop whose passes end this manager's automatic groups.
     ///
@@ -244,6 +244,12 @@ open class UndoManager: NSObject {
     /// empty one, is on the undo stack. It does not promise that ``undo()`` is allowed (close
     /// an explicit group first). Posts no notification.
     ///
+    /// Under a ``staleStepPolicy`` other than ``StaleStepPolicy/run``, once changes were
+    /// noted (``noteChanges(to:origin:)``), it is whether ``undo()`` would run a step: `false`
+    /// while the next step is stale under ``StaleStepPolicy/refuse``, or while every step is
+    /// under ``StaleStepPolicy/skip``; ``undoActionName``, ``undoActionNames`` and the menu
+    /// title agree.
+    ///
     /// ```swift
     /// let manager = UndoManager()
     /// manager.canUndo   // false
@@ -256,6 +262,7 @@ open class UndoManager: NSObject {
     }
 
     /// Whether there is a group to redo. Reading it posts a checkpoint, as on Apple platforms.
+    /// Under a ``staleStepPolicy``, whether ``redo()`` would run a step, as for ``canUndo``.
     ///
     /// ```swift
     /// manager.undo()
@@ -594,7 +601,8 @@ open class UndoManager: NSObject {
         publishObservableChanges()
     }
 
-    /// The name of the group ``undo()`` would revert, or `""`.
+    /// The name of the group ``undo()`` would revert, or `""` (also when a
+    /// ``staleStepPolicy`` lets no step run; ``staleUndoStep`` then names the one held back).
     ///
     /// ```swift
     /// manager.setActionName("Delete")
@@ -620,6 +628,8 @@ open class UndoManager: NSObject {
     ///
     /// Built from ``canUndo``, ``undoActionName`` and
     /// ``undoMenuTitle(forUndoActionName:)``, so a subclass overriding any of them changes it.
+    /// Under a ``staleStepPolicy`` it names the step ``undo()`` would run;
+    /// ``staleUndoMenuItemTitle`` names a step held back, with who changed it.
     ///
     /// ```swift
     /// manager.setActionName("Typing")

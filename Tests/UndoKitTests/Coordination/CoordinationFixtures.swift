@@ -52,20 +52,23 @@ struct CoordinationOrder: Equatable, CustomStringConvertible {
 }
 
 extension UndoCoordinator {
-    /// The names of the ordered steps, read from the groups of their step ids.
+    /// The names of the ordered steps, oldest first (the redo steps in the order they were
+    /// undone), read from the members' stacks and placed by when each landed there.
     func order() -> CoordinationOrder {
         dropGoneMembers()
-        func name(of step: Step, onRedoStack: Bool) -> String {
-            guard let manager = step.member.manager else { return "<gone>" }
-            let (ids, metadata) = onRedoStack
-                ? (manager.redoStack.steps.ids, manager.redoStack.closedTopLevelMetadata())
-                : (manager.undoStack.steps.ids, manager.undoStack.closedTopLevelMetadata())
-            guard let index = ids.firstIndex(of: step.id) else { return "<missing>" }
-            return metadata[index]?.name ?? ""
+        func names(onRedoStacks: Bool) -> [String] {
+            var landed: [(stamp: Int64, name: String)] = []
+            for member in members {
+                guard let manager = member.manager else { continue }
+                let (ids, metadata) = onRedoStacks
+                    ? (manager.redoStack.steps.ids, manager.redoStack.closedTopLevelMetadata())
+                    : (manager.undoStack.steps.ids, manager.undoStack.closedTopLevelMetadata())
+                for (id, metadata) in zip(ids, metadata) {
+                    landed.append((member.landedAt[id] ?? .min, member.landedAt[id] == nil ? "<missing>" : metadata?.name ?? ""))
+                }
+            }
+            return landed.sorted { $0.stamp < $1.stamp }.map(\.name)
         }
-        return CoordinationOrder(
-            undo: undoSteps.map { name(of: $0, onRedoStack: false) },
-            redo: redoSteps.map { name(of: $0, onRedoStack: true) }
-        )
+        return CoordinationOrder(undo: names(onRedoStacks: false), redo: names(onRedoStacks: true))
     }
 }

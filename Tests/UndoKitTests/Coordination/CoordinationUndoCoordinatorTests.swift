@@ -367,7 +367,7 @@ struct CoordinationUndoCoordinatorTests {
         coordinator.checkInvariants()
     }
 
-    @Test("A coordinator that goes away stops observing, and its managers keep working")
+    @Test("A coordinator is kept by its managers; once detached it goes away, stops observing, and its managers keep working")
     func deallocatedCoordinator() {
         let loop = SimulatedRunLoop()
         let view = CoordinationTextView(runLoop: loop)
@@ -378,6 +378,9 @@ struct CoordinationUndoCoordinatorTests {
             coordinator.attach(view.undoManager)
             view.type("a"); loop.tick()
         }
+        // The attached manager keeps its coordinator (spec K4).
+        #expect(weakCoordinator != nil)
+        weakCoordinator?.detach(view.undoManager)
         #expect(weakCoordinator == nil)
         #expect(view.undoManager.coordinator == nil)
         #expect(view.undoManager.storage.pointee.eventObservers.isEmpty)

@@ -63,7 +63,7 @@ import UndoKit
         let document = SharedDocument()
         var dropped: [String] = []
         let observation = manager.addEventObserver { event in
-            if case .didDropStaleStep(let name) = event { dropped.append(name) }
+            if case .didDropStaleStep(let step) = event { dropped.append(step.actionName) }
         }
         document.set("title", to: "Draft", by: manager)
         document.set("body", to: "Hello", by: manager)

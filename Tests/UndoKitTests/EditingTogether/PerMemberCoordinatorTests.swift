@@ -63,14 +63,19 @@ import Testing
         #expect(alice.keepsRedoBranches && alice.coordinator === coordinator)
     }
 
-    @Test("a coordinator that goes away leaves its managers on their own")
+    @Test("a coordinator goes away once its managers are detached, and leaves them on their own")
     func coordinatorGoesAway() {
         let manager = UndoManager()
+        weak var dropped: UndoCoordinator?
         do {
             let coordinator = UndoCoordinator()
             coordinator.attach(manager)
+            dropped = coordinator
         }
-        #expect(manager.coordinator == nil)
+        // The attached manager keeps it (spec K4).
+        #expect(dropped != nil && manager.coordinator === dropped)
+        dropped?.detach(manager)
+        #expect(dropped == nil && manager.coordinator == nil)
         manager.keepsRedoBranches = true
         #expect(manager.keepsRedoBranches)
     }

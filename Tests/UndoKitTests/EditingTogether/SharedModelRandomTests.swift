@@ -34,10 +34,11 @@ import UndoKit
     func protectingPolicies(noting: Noting, run: (policy: StaleStepPolicy, seed: UInt64)) {
         let (policy, seed) = run
         let session = SharedSession(noting: noting, policy: policy, seed: seed)
-        session.run(operations: 120)
+        session.run(operations: 160)
         #expect(session.overwrites == 0)
         // The session met stale steps, so the policy was exercised, not just the happy path.
         #expect(session.staleStepsMet > 0)
+        #expect(session.noOpSteps > 0 && session.notesInOpenSteps > 0)
         if policy == .skip {
             #expect(session.droppedSteps > 0)
         }
@@ -138,7 +139,7 @@ private final class PostedEvents {
     }
 
     var dropped: [String] {
-        events.compactMap { if case .didDropStaleStep(let name) = $0 { name } else { nil } }
+        events.compactMap { if case .didDropStaleStep(let step) = $0 { step.actionName } else { nil } }
     }
 
     func count(_ event: UndoManager.Event) -> Int {
@@ -212,9 +213,23 @@ private final class SharedSession {
     let policy: StaleStepPolicy
     let seed: UInt64
     private var generator: SplitMix64
+    /// The draws for no-op steps and outside notes, apart, so that the sessions' other
+    /// choices stay what they were before these were added.
+    private var extraGenerator: SplitMix64
     private let document = SharedDocument()
     private var people: [Person] = []
-    private let coordinator: UndoCoordinator?
+    /// The coordinator, kept by the session on even seeds; on odd seeds nobody keeps it but
+    /// its managers (spec K4: their protection must not depend on the caller keeping it).
+    private let keptCoordinator: UndoCoordinator?
+    private weak var droppedCoordinator: UndoCoordinator?
+    private var coordinator: UndoCoordinator? { keptCoordinator ?? droppedCoordinator }
+    /// Fields the outside changed during the operation (a note while a step was open): their
+    /// last change is the outside's, not the actor's.
+    private var outsideChangedFields: Set<String> = []
+    /// Steps that wrote their fields' current values and said they changed nothing.
+    private(set) var noOpSteps = 0
+    /// Notes made while a step was open, after its first action.
+    private(set) var notesInOpenSteps = 0
     /// Fields everyone edits, and each person's own, which only its owner writes (most
     /// edits): a person's stack then mixes stale steps with fresh ones, which is where .skip
     /// has something to skip to.
@@ -244,8 +259,10 @@ private final class SharedSession {
         self.policy = policy
         self.seed = seed
         generator = SplitMix64(seed: seed)
+        extraGenerator = SplitMix64(seed: seed ^ 0x0B5E_55ED)
         checksHistoryTree = seed % 2 == 1
-        coordinator = noting == .byCoordinator ? UndoCoordinator(mode: .perMember) : nil
+        let coordinator = noting == .byCoordinator ? UndoCoordinator(mode: .perMember) : nil
+        keptCoordinator = seed % 2 == 0 ? coordinator : nil
         let count = 2 + Int(seed % 3)
         let instant = ContinuousClock.now
         for index in 0..<count {
@@ -266,6 +283,7 @@ private final class SharedSession {
             coordinator?.attach(manager, origin: person.name)
             people.append(person)
         }
+        droppedCoordinator = coordinator
     }
 
     private var context: String {
@@ -323,6 +341,7 @@ private final class SharedSession {
         var changedParts: Set<UndoPart>?? = .none
         var outcome: ReferenceStacks<[FieldWrite]>.Outcome?
         var isUndo = false
+        var runsAnyway = false
         var roll = Int.random(in: 0..<100, using: &generator)
         if policy != .refuse && (85..<95).contains(roll) {
             // Removing the stale step in the way is how a person gets past a refusal; under
@@ -333,11 +352,20 @@ private final class SharedSession {
         case 0..<45:
             changedParts = edit(by: person)
             trace[trace.count - 1] += changedParts == nil ? " (rolled back)" : ""
-        case 45..<70:
+        case 45..<70 where Int.random(in: 0..<6, using: &extraGenerator) != 0:
             isUndo = true
             if person.reference.staleUndoStep != nil { staleStepsMet += 1 }
             person.manager.undo()
             outcome = person.reference.undo(at: clock) { self.replay(&$0) }
+        case 45..<70:
+            // "Undo anyway": the next step runs even if stale, the policy stays.
+            isUndo = true
+            runsAnyway = true
+            person.manager.undoStaleStep()
+            let policy = person.reference.policy
+            person.reference.policy = .run
+            outcome = person.reference.undo(at: clock) { self.replay(&$0) }
+            person.reference.policy = policy
         case 70..<85:
             if person.reference.staleRedoStep != nil { staleStepsMet += 1 }
             person.manager.redo()
@@ -370,8 +398,9 @@ private final class SharedSession {
             expect(other.posted.events.allSatisfy { $0 == .checkpoint }, "\(other.name) posted \(other.posted.events)")
         }
 
-        let changedFields = Set(fieldNames.filter { document.fields[$0] != fieldsBefore[$0] })
-        checkGroundTruth(actor: actor, ran: outcome?.ran, changedFields: changedFields)
+        let changedFields = Set(fieldNames.filter { document.fields[$0] != fieldsBefore[$0] }).subtracting(outsideChangedFields)
+        outsideChangedFields.removeAll()
+        checkGroundTruth(actor: actor, ran: outcome?.ran, changedFields: changedFields, runsAnyway: runsAnyway)
         noteChanges(by: actor, changedFields: changedFields, changedParts: changedParts)
 
         expect(document.fields == expectedFields, "document")
@@ -399,7 +428,14 @@ private final class SharedSession {
         let fields = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
             Int.random(in: 0..<5, using: &generator) < 3 ? "own\(person.name)" : sharedFieldNames.randomElement(using: &generator)!
         }
-        let writes = fields.map { FieldWrite(field: $0, value: "\(name) \($0)") }
+        // Now and then a step that writes what its fields already hold and says so: it
+        // changes nothing, and notes nothing on the others.
+        let changesNothing = Int.random(in: 0..<8, using: &extraGenerator) == 0
+        let writes = fields.map { FieldWrite(field: $0, value: changesNothing ? expectedFields[$0] : "\(name) \($0)") }
+        // Now and then the outside (a server) changes a field this step does not write while
+        // the step is open, after its first action (spec K2).
+        let outsideField: String? = Int.random(in: 0..<5, using: &extraGenerator) == 0
+            ? fieldNames.filter { !fields.contains($0) }.randomElement(using: &extraGenerator) : nil
         // Mostly declared: a step that declares nothing goes stale at anyone's change.
         let declaring: Declaring = switch Int.random(in: 0..<20, using: &generator) {
         case 0..<9: .eachWrite
@@ -410,7 +446,9 @@ private final class SharedSession {
         let form = Form.allCases.randomElement(using: &generator)!
         let key: String? = Int.random(in: 0..<3, using: &generator) == 0 ? "typing" : nil
         let manager = person.manager
-        trace.append("\(operation) \(name): \(fields) declaring \(declaring), \(form), key \(key ?? "none")")
+        trace.append("\(operation) \(name): \(fields) declaring \(declaring), \(form), key \(key ?? "none")"
+            + (changesNothing ? ", changes nothing" : "") + (outsideField.map { ", outside changes \($0)" } ?? ""))
+        var notedInOpenStep = false
 
         func record() {
             for (index, write) in writes.enumerated() {
@@ -418,7 +456,12 @@ private final class SharedSession {
                 if nests { manager.beginUndoGrouping() }
                 document.write(write.field, to: write.value, by: manager, declaring: declaring == .eachWrite)
                 if nests { manager.endUndoGrouping() }
+                if index == 0, let outsideField, form != .failingScope {
+                    changeFromOutside(outsideField)
+                    notedInOpenStep = true
+                }
             }
+            if changesNothing { manager.setActionChangedParts([]) }
             switch declaring {
             case .onceForAll: manager.addActionParts(fields.map { UndoPart("field", $0) })
             case .emptySelection: manager.addActionParts([UndoPart]())
@@ -455,10 +498,31 @@ private final class SharedSession {
         case .eachWrite, .onceForAll: Set(fields.map { UndoPart("field", $0) })
         case .nothing, .emptySelection: nil
         }
+        // A note after the step's first action: the step was done just before it.
         let step = ReferenceStacks<[FieldWrite]>.Step(
-            serial: edits, name: name, parts: parts, doneAt: clock, coalescingKey: key, payload: undoWrites)
+            serial: edits, name: name, parts: parts, doneAt: notedInOpenStep ? clock - 1 : clock, coalescingKey: key,
+            payload: undoWrites)
         person.reference.close(step) { older, newer in older += newer }
+        if changesNothing {
+            noOpSteps += 1
+            return .some(.some([]))
+        }
         return .some(parts)
+    }
+
+    /// A change made outside every person's manager while a step is open: the server writes
+    /// `field`, and every manager (and its reference) is told at once.
+    private func changeFromOutside(_ field: String) {
+        notesInOpenSteps += 1
+        let value = "server \(operation) \(field)"
+        document.fields[field] = value
+        expectedFields[field] = value
+        lastChange[field] = (-1, clock)
+        outsideChangedFields.insert(field)
+        for person in people {
+            person.manager.noteChanges(to: [UndoPart("field", field)], origin: "server")
+            person.reference.note([UndoPart("field", field)], origin: "server", at: clock)
+        }
     }
 
     /// Runs a step's actions on the expected document as the manager does: newest first,
@@ -484,8 +548,10 @@ private final class SharedSession {
 
     /// The safety property, judged from the document alone: an undo or redo may change a
     /// field only if nobody else changed it after the step was last done.
-    private func checkGroundTruth(actor: Int, ran: ReferenceStacks<[FieldWrite]>.Step?, changedFields: Set<String>) {
-        if let ran {
+    private func checkGroundTruth(actor: Int, ran: ReferenceStacks<[FieldWrite]>.Step?, changedFields: Set<String>,
+                                  runsAnyway: Bool) {
+        // Undo anyway overwrites by request: the policy's protection is not asked for.
+        if let ran, !runsAnyway {
             let overwritten = changedFields.filter { field in
                 guard let last = lastChange[field] else { return false }
                 return last.person != actor && last.time > ran.doneAt

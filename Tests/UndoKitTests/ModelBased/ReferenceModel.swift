@@ -510,7 +510,7 @@ extension ModelBased {
                 case let .didUndoChange(isDiscardable): isDiscardable ? "DU{disc}" : "DU"
                 case .willRedoChange: "WR"
                 case let .didRedoChange(isDiscardable): isDiscardable ? "DR{disc}" : "DR"
-                case let .didDropStaleStep(actionName): "DS{\(actionName)}"
+                case let .didDropStaleStep(step): "DS{\(step.actionName)}"
                 }
             return "\(name)[\(groupingLevel)\(isUndoing ? ",undoing" : "")\(isRedoing ? ",redoing" : "")]"
                 + (seen.map { "\($0)" } ?? "")

@@ -98,7 +98,7 @@ struct ReferenceStacks<Payload> {
         return changes
     }
 
-    private func staleStep(_ step: Step?) -> StaleStep? {
+    func staleStep(_ step: Step?) -> StaleStep? {
         guard let step, isStale(step) else { return nil }
         return StaleStep(actionName: step.name, parts: step.parts, changes: changes(since: step))
     }
@@ -114,6 +114,21 @@ struct ReferenceStacks<Payload> {
         case .refuse: return isStale(next) ? nil : next
         case .skip: return steps.last { !isStale($0) }
         }
+    }
+
+    /// The names successive undos (or redos) of `steps` would run under the policy, the
+    /// next first: every step under .run, the fresh ones under .skip, those above the newest
+    /// stale one under .refuse.
+    func runnableNames(_ steps: [Step]) -> [String] {
+        var names: [String] = []
+        for step in steps.reversed() {
+            if policy == .run || !isStale(step) {
+                names.append(step.name)
+            } else if policy == .refuse {
+                break
+            }
+        }
+        return names
     }
 
     var canUndo: Bool { runnable(undoSteps) != nil }
@@ -257,14 +272,18 @@ extension ReferenceStacks {
         }
         check(manager.undoCount, undoSteps.count, "undoCount")
         check(manager.redoCount, redoSteps.count, "redoCount")
-        check(manager.undoActionNames, undoSteps.reversed().map(\.name), "undoActionNames")
-        check(manager.redoActionNames, redoSteps.reversed().map(\.name), "redoActionNames")
+        check(manager.undoActionNames, runnableNames(undoSteps), "undoActionNames")
+        check(manager.redoActionNames, runnableNames(redoSteps), "redoActionNames")
+        check(manager.staleUndoSteps.map(\.withoutID), undoSteps.reversed().compactMap(staleStep), "staleUndoSteps")
+        check(manager.staleRedoSteps.map(\.withoutID), redoSteps.reversed().compactMap(staleStep), "staleRedoSteps")
         check(manager.canUndo, canUndo, "canUndo")
         check(manager.canRedo, canRedo, "canRedo")
         check(manager.undoActionName, undoActionName, "undoActionName")
         check(manager.redoActionName, redoActionName, "redoActionName")
-        check(manager.staleUndoStep, staleUndoStep, "staleUndoStep")
-        check(manager.staleRedoStep, staleRedoStep, "staleRedoStep")
+        check(manager.staleUndoStep?.withoutID, staleUndoStep, "staleUndoStep")
+        check(manager.staleRedoStep?.withoutID, staleRedoStep, "staleRedoStep")
+        // One answer per question: the names list starts with what undo() would run.
+        check(manager.undoActionNames.first ?? "", canUndo ? undoActionName : "", "undoActionNames[0]")
         check(manager.undoActionParts, undoSteps.last?.parts, "undoActionParts")
         check(manager.redoActionParts, redoSteps.last?.parts, "redoActionParts")
         check(manager.isClean, isClean, "isClean")

@@ -36,8 +36,9 @@ struct UndoManagerStorage {
     private(set) var hasEventListeners = true
     /// See ``UndoManager/postsMessages``.
     var postsMessages = false
-    /// The ``UndoCoordinator`` the manager is attached to, if any.
-    weak var coordinator: UndoCoordinator?
+    /// The ``UndoCoordinator`` the manager is attached to, if any. Strong: an attached
+    /// manager keeps its coordinator alive (spec K4), which holds its managers weakly.
+    var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set: a flag to test instead of a weak reference to load.
     var isCoordinated = false
     /// The ``ActionTarget`` last made, which the next registration on the same object shares
@@ -120,6 +121,11 @@ struct UndoManagerStorage {
     /// The history tree's branches, records and clock; `nil` until the tree is first asked
     /// for.
     var historyTree: HistoryTreeState?
+    /// How many times a limit's setter (``UndoManager/levelsOfUndo``,
+    /// ``UndoManager/actionCostLimit``) ran: the history tree, which counts every node against
+    /// the limits, trims when it hears a new count. (A rollback's own lowering of the limits
+    /// for its close is no setter's.)
+    var limitSettings: UInt64 = 0
     /// See ``UndoManager/historyTreeClock``; `nil` reads `Date()`.
     var historyTreeClock: (() -> Date)?
 

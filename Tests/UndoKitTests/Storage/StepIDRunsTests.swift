@@ -1,17 +1,17 @@
 import Testing
 @testable import UndoKit
 
-/// ``StepLedger``, a path of step ids run-length encoded: every operation is checked against
+/// ``StepIDRuns``, a path of step ids run-length encoded: every operation is checked against
 /// a plain array doing the same, on the shapes a history makes (one ascending run that undo
 /// and redo only read) and on random ones.
-@Suite struct StepLedgerTests {
+@Suite struct StepIDRunsTests {
     private static func ids(_ values: [UInt64]) -> [StepID] {
         values.map(StepID.init(rawValue:))
     }
 
     @Test("a path of steps that closed in order is one run, read anywhere")
     func stepsClosedInOrderAreOneRun() {
-        var path = StepLedger()
+        var path = StepIDRuns()
         for value in 1...1_000 as ClosedRange<UInt64> {
             path.append(StepID(rawValue: value))
         }
@@ -20,7 +20,7 @@ import Testing
         #expect(path.index(of: StepID(rawValue: 500)) == 499)
         #expect(path.index(of: StepID(rawValue: 1_001)) == nil)
         // Ids in another order (restored ones) read as well, a run each.
-        var descending = StepLedger()
+        var descending = StepIDRuns()
         descending.append(contentsOf: Self.ids(Array((1...10).reversed())))
         #expect(descending.ids == Self.ids(Array((1...10).reversed())) && descending.index(of: StepID(rawValue: 3)) == 7)
         path.checkInvariants()
@@ -30,7 +30,7 @@ import Testing
     @Test("random operations agree with an array", arguments: 0..<20 as Range<UInt64>)
     func agreesWithAnArray(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var ledger = StepLedger()
+        var ledger = StepIDRuns()
         var reference: [StepID] = []
         var next: UInt64 = 1
         for _ in 0..<2_000 {
