@@ -43,16 +43,16 @@ extension EditingSession {
     /// The undo and redo stacks, newest first; the step still being recorded, if any, apart.
     public var history: History {
         guard let (closed, open) = recordedHistory() else { return History(undoSteps: [], redoSteps: []) }
-        // The names are the manager's own listing (next first, as undo and redo take them);
-        // the saved steps, in the same order, add when each was made.
-        func steps(_ groups: [UndoHistory<TODOCommand>.Group], names: [String]) -> [History.Step] {
-            zip(groups.reversed(), names).compactMap { group, name in
-                group.commands.last.map { History.Step(name: name, date: $0.date) }
+        // Every saved step with its own name, next first (as undo and redo take them): the
+        // manager's name lists leave out what its stale-step policy would not run.
+        func steps(_ groups: [UndoHistory<TODOCommand>.Group]) -> [History.Step] {
+            groups.reversed().compactMap { group in
+                group.commands.last.map { History.Step(name: group.actionName ?? "", date: $0.date) }
             }
         }
         return History(
-            undoSteps: steps(closed.undoSteps, names: undoManager.undoActionNames),
-            redoSteps: steps(closed.redoSteps, names: undoManager.redoActionNames),
+            undoSteps: steps(closed.undoSteps),
+            redoSteps: steps(closed.redoSteps),
             inProgress: open.flatMap(Self.step)
         )
     }
