@@ -24,6 +24,9 @@ extension UndoCoordinator {
             case .merged:
                 // Coalescing: the step keeps its place in the order.
                 break
+            case .putBack:
+                // Back from a rollback: it kept its stamp while the scope ran, so its place.
+                break
             case .removed(let id), .branched(let id):
                 // Off the stacks (a member in this mode keeps no branches, so a branched
                 // step is as good as gone for the order).

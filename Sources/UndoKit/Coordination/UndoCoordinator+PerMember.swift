@@ -22,9 +22,9 @@ extension UndoCoordinator {
                 // What the merged group changed, not the whole step's parts.
                 guard notesOnOthers else { continue }
                 noteChanges(to: parts, by: member)
-            case .removed, .branched, .unbranched, .newEdit:
-                // The model is as it was: a step left, or moved between the path and a branch
-                // (and a new edit keeps each member's redo here).
+            case .removed, .branched, .unbranched, .putBack, .newEdit:
+                // The model is as it was: a step left, moved between the path and a branch, or
+                // came back from a rollback (and a new edit keeps each member's redo here).
                 continue
             }
         }

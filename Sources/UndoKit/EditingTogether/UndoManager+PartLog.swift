@@ -16,7 +16,8 @@ extension UndoManager {
                 state.partLog?.stepWasDone(id)
             case .removed(let id):
                 state.partLog?.stepLeft(id)
-            case .branched, .unbranched, .newEdit:
+            case .branched, .unbranched, .newEdit, .putBack:
+                // A step put back by a rollback was not forgotten while the scope ran.
                 continue
             }
         }

@@ -42,8 +42,9 @@ extension UndoManager {
                 closedNewStep = true
             case .moved, .removed:
                 movedAStep = true
-            case .restored, .branched, .unbranched, .newEdit:
-                // A restore records its saved dates itself; branch moves keep theirs; a new
+            case .restored, .branched, .unbranched, .putBack, .newEdit:
+                // A restore records its saved dates itself; branch moves and a rollback's
+                // put-back keep theirs (the rollback brings back the records it parked); a new
                 // edit's redo steps are heard as they leave or branch.
                 continue
             }

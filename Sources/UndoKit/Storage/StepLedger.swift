@@ -15,6 +15,9 @@ enum StepEdit: Equatable {
     case unbranched(StepID)
     /// Step `id` left the stacks and the tree.
     case removed(StepID)
+    /// A scope's rollback put step `id`, which the scope's new edit had ended, back on the
+    /// redo stack where it was, with its id: as if it had never left.
+    case putBack(StepID)
     /// A group that declared `parts` (every part, for `nil`) merged into step `id`, the
     /// newest undo step (coalescing): no step closed, but the step changed the model again.
     case merged(StepID, parts: Set<UndoPart>?)
@@ -130,6 +133,13 @@ struct StepLedger: ~Copyable {
     mutating func stepUnbranched(_ id: StepID) {
         if recordsEdits {
             edits.append(.unbranched(id))
+        }
+    }
+
+    /// A rollback put redo step `id` back (``StepEdit/putBack(_:)``).
+    mutating func stepPutBack(_ id: StepID) {
+        if recordsEdits {
+            edits.append(.putBack(id))
         }
     }
 

@@ -199,10 +199,15 @@ extension UndoManager {
         redoStack.pushClosedTopLevelGroups(parked.entries, ids: parked.steps)
         state.historyTree?.records.merge(parked.records) { _, parked in parked }
         // With branches kept, the new edit made these steps a branch: back on the path.
+        // Without, it removed them: back where they were.
         if let tree = state.historyTree, tree.keepsBranches {
             for id in parked.steps {
                 withExtendedLifetime(tree.takeBranch(id)) {}
                 ledger.stepUnbranched(id)
+            }
+        } else {
+            for id in parked.steps {
+                ledger.stepPutBack(id)
             }
         }
         for target in removedTargets {
