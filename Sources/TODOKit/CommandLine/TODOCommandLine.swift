@@ -180,12 +180,14 @@ public enum TODOCommandLine {
             step N (goto 0: before the oldest step kept), as a new step. $TODO_HISTORY_LIMIT
             steps are kept (default 100; 0 keeps none), the oldest dropped first. If another
             todo changes the list, it is reloaded before your next line, and item numbers on
-            that line still mean the items you saw.
+            that line still mean the items you saw; if one is gone, the line stops and shows
+            the list now, to retype the numbers.
             undo and redo take only your own steps (yours as NAME, also from earlier sessions),
             whatever others did in between. A step whose item someone else changed since is
             refused, saying who and when, and nothing changes: "undo!" undoes it anyway (only
-            the fields your step changed), and "drop" forgets it, so that undo goes on with
-            your step before it ("redo!" and "drop redo" likewise). A one-shot "todo undo"
+            the fields your step changed), and "drop" forgets it for good (your later sessions
+            do not offer it again), so that undo goes on with your step before it ("redo!"
+            and "drop redo" likewise). A one-shot "todo undo"
             undoes the newest step of the list, whoever made it, if its items are as it left
             them; "todo redo" redoes the step the newest undo took back.
             Exit status: 0 when all went well; 1 when a command failed or its change could not

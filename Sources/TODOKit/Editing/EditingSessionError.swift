@@ -78,13 +78,13 @@ public enum EditingSessionError: Error, Hashable, Sendable, CustomStringConverti
                 + "; nothing changed"
         case .goneElsewhere(let number, let title, let by):
             let item = title.isEmpty ? "item \(number)" : "item \(number) \"\(title)\""
-            return
-                "\(item), as you last saw the list, was removed by \(by); nothing changed (\"list\" shows the list now)"
+            return "\(item), as you last saw the list, was removed by \(by); nothing changed; the list now, to retype "
+                + "with its numbers:"
         case .notInListAsShown(let number, let count):
             let items = count == 1 ? "1 item" : "\(count) items"
             return
-                "no item \(number) in the list as you last saw it (\(items)); it changed since: \"list\" shows it now; "
-                + "nothing changed"
+                "no item \(number) in the list as you last saw it (\(items)); it changed since, and nothing changed; "
+                + "the list now, to retype with its numbers:"
         case .stepChangedSince(let step, let reason):
             return "cannot \(step): \(reason); nothing changed"
         case .historyUnusable(let reason):

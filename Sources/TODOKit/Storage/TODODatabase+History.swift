@@ -26,7 +26,9 @@ import UndoKit
 // first, with UndoKit (one node per step, under the step's row id); a step whose item someone
 // else changed since is refused (UndoKit's `.refuse` policy, with the item as the step's
 // part). A one-shot `todo undo` has no session: it undoes the newest `edit` step of the list,
-// whoever made it, if its items are still as it left them.
+// whoever made it, if its items are still as it left them. A step its person dropped
+// (`drop`, `drop redo`: to get past a step refused as stale) is marked so (`dropped`), and
+// their later sessions never offer it again.
 //
 // Trimming, one rule: the history keeps the newest `TODO_HISTORY_LIMIT` steps (everyone's);
 // adding one more deletes the oldest, with its changes. A session's own undo keeps as many
@@ -57,6 +59,9 @@ extension TODODatabase {
         var date: Date
         /// The list's revision after its newest change.
         var revision: Int
+        /// Whether its person dropped it (`drop`, `drop redo`): their sessions never offer it
+        /// to undo or redo again.
+        var isDropped = false
 
         /// The name `history` shows: `Undo Add "Buy milk"`.
         var title: String {
@@ -162,6 +167,20 @@ extension TODODatabase {
         }
     }
 
+    /// Marks the session's steps `ids` dropped: a session of their person that starts later
+    /// does not offer them to undo or redo. Inside ``write(_:)``.
+    func markDropped(_ ids: [Int64]) throws(TODOStoreError) {
+        precondition(isWriting, "TODODatabase.markDropped runs inside write(_:)")
+        guard let connection else {
+            return
+        }
+        for id in ids {
+            try run(writing: true) { () throws(SQLiteError) in
+                try connection.execute("UPDATE step SET dropped = 1 WHERE id = ?", [.integer(id)])
+            }
+        }
+    }
+
     /// Deletes the steps, and their changes, more than `limit` numbers older than step
     /// `newest`: the one rule by which the history is trimmed. Numbers are given one after the
     /// other and only the oldest are ever deleted, so the newest `limit` steps are left.
@@ -212,7 +231,7 @@ extension TODODatabase {
         var damaged: Int64?
         try run { () throws(SQLiteError) in
             try connection.forEachRow(
-                "SELECT id, kind, target, name, person, origin, made_at, revision FROM step ORDER BY id"
+                "SELECT id, kind, target, name, person, origin, made_at, revision, dropped FROM step ORDER BY id"
             ) { row in
                 guard let kind = HistoryStep.Kind(rawValue: row.text(1)) else {
                     damaged = row.integer(0)
@@ -225,7 +244,7 @@ extension TODODatabase {
                 let step = HistoryStep(
                     id: row.integer(0), kind: kind, target: target, name: row.text(3), person: row.text(4),
                     origin: row.text(5), date: Date(timeIntervalSince1970: TimeInterval(row.integer(6))),
-                    revision: Int(row.integer(7)))
+                    revision: Int(row.integer(7)), isDropped: row.integer(8) != 0)
                 steps.append(step)
             }
         }
@@ -415,6 +434,8 @@ final class SessionSteps {
     private(set) var rows: [UndoTree.NodeID: Int64] = [:]
     /// The row of the explicit group still open, saved as far as it has got.
     private var openGroupRow: Int64?
+    /// The rows of the steps the line dropped, marked so when it is saved.
+    private var droppedRows: [Int64] = []
 
     /// What a piece of the line is.
     enum Piece {
@@ -444,6 +465,24 @@ final class SessionSteps {
         }
         pieces.append((piece, end))
         pieceStart = end
+    }
+
+    /// The session's step `node` was dropped on this line: saving the line marks its row, so
+    /// that the person's next session does not offer it again. A step never saved has none.
+    func dropped(_ node: UndoTree.NodeID) {
+        guard let row = rows[node] else {
+            return
+        }
+        droppedRows.append(row)
+    }
+
+    /// Marks the steps the line dropped, in the line's transaction (a line that drops changes
+    /// nothing else, so ``save(_:changes:to:)`` may not run).
+    func saveDrops(to database: TODODatabase) throws(TODOStoreError) {
+        guard limit > 0, !droppedRows.isEmpty else {
+            return
+        }
+        try database.markDropped(droppedRows)
     }
 
     /// Before an undo or redo of the session's: the line's edits so far belong to the step it
@@ -535,6 +574,7 @@ final class SessionSteps {
     func lineEnded(_ session: EditingSession? = nil) {
         pieces.removeAll()
         pieceStart = 0
+        droppedRows.removeAll()
         guard let session, let row = openGroupRow, session.openStep == nil, !session.isGroupOpen else {
             return
         }
@@ -551,6 +591,7 @@ final class SessionSteps {
         openGroupRow = nil
         pieces.removeAll()
         pieceStart = 0
+        droppedRows.removeAll()
     }
 
     /// Gives `session`, new, the steps its person made that the list still holds: those done,
@@ -566,10 +607,12 @@ final class SessionSteps {
         let steps = try database.readSteps()
         let person = database.person
         let undone = TODODatabase.HistoryStep.undone(in: steps)
-        let mine = steps.filter { $0.kind == .edit && $0.person == person }
-        guard let newest = mine.last else {
+        let edits = steps.filter { $0.kind == .edit && $0.person == person }
+        guard let newest = edits.last else {
             return nil
         }
+        // A step the person dropped stays dropped; their newest edit still ends redo's reach.
+        let mine = edits.filter { !$0.isDropped }
         var done: [(step: TODODatabase.HistoryStep, since: Int)] = []
         var redoable: [(step: TODODatabase.HistoryStep, undo: TODODatabase.HistoryStep)] = []
         var redone: [Int64: Int] = [:]

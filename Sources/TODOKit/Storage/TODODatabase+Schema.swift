@@ -87,6 +87,11 @@ extension TODODatabase {
             PRIMARY KEY (step, revision, number)
         ) WITHOUT ROWID;
         """,
+        // 4: the steps their person dropped (`drop`, `drop redo`), which their next session
+        // must not offer again. Every step of version 3 is kept, none dropped.
+        """
+        ALTER TABLE step ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0 CHECK (dropped = 0 OR dropped = 1);
+        """,
     ]
 
     /// The schema version this `todo` writes: the number of migrations.

@@ -13,6 +13,12 @@ extension REPL {
             return true
         } catch {
             fail(message(for: error, running: command))
+            switch error {
+            case .goneElsewhere, .notInListAsShown:
+                showsListAfterLine = true
+            default:
+                break
+            }
             return false
         }
     }

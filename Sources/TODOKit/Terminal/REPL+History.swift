@@ -171,9 +171,15 @@ extension REPL {
         let manager = session.undoManager
         let stale = redo ? manager.staleRedoStep : manager.staleUndoStep
         let changes = stale.map { session.changesSince($0) } ?? []
+        // Which step it is, read before it is gone: saving the line marks its row dropped, so
+        // that the person's next session does not offer it again.
+        let node = redo ? manager.historyTree.redoPath.first : manager.currentHistoryNodeID
         guard let name = try session.dropStep(redo: redo) else {
             say(redo ? "Nothing to redo" : "Nothing to undo")
             return
+        }
+        if let node {
+            steps.dropped(node)
         }
         if redo {
             say("Dropped \(name) from redo: it will not be redone")

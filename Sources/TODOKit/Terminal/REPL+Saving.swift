@@ -13,6 +13,7 @@ extension REPL {
         defer {
             steps.lineEnded(session)
             numbersAsShown = nil
+            showListIfNumbersWereStale()
         }
         // Reading takes no lock, so that `list` on a list this process may not change works,
         // and writes nothing.
@@ -33,6 +34,7 @@ extension REPL {
                 }
                 ran = true
                 succeeded = runEvent(commands)
+                try steps.saveDrops(to: database)
                 let changes = session.takeIdentifiedChanges()
                 guard !changes.isEmpty else {
                     return
@@ -62,11 +64,23 @@ extension REPL {
         return succeeded
     }
 
+    /// After a line that stopped at a number of the list as the person last saw it: the list
+    /// now, as `list` prints it, whose numbers the next line refers to.
+    private func showListIfNumbersWereStale() {
+        guard showsListAfterLine else {
+            return
+        }
+        showsListAfterLine = false
+        session.list.lines.forEach(say)
+    }
+
     /// Whether `command` may change the list, so its line must take the write lock. Undo and
-    /// redo with no step to take read only; a step refused now may not be after a `drop`.
+    /// redo with no step to take read only; a step refused now may not be after a `drop`. A
+    /// session's `drop` changes no item but writes its history: the step stays dropped.
     func mayChangeList(_ command: Command) -> Bool {
         switch command {
-        case .list, .history, .help, .begin, .end, .quit, .export, .drop: false
+        case .list, .history, .help, .begin, .end, .quit, .export: false
+        case .drop: ownStepsOnly && steps.limit > 0
         case .undo: !ownStepsOnly || session.undoManager.undoCount > 0
         case .redo: !ownStepsOnly || session.undoManager.redoCount > 0
         case .goto, .importFile: true

@@ -45,6 +45,9 @@ public final class REPL {
     /// While a line runs, when ``numbersAsShown`` is set: each item the person saw, and where
     /// it was when the line started (`nil`: gone).
     var shownItems: [(id: TODOItem.ID, position: Int?)]?
+    /// Whether the line stopped at a number of an item the person saw that is gone, or past
+    /// what they saw: it ends by showing the list now, so that they can retype its numbers.
+    var showsListAfterLine = false
 
     /// The time zone `history` shows dates in; tests fix it.
     var timeZone = TimeZone.current

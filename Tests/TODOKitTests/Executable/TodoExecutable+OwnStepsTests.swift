@@ -112,6 +112,32 @@ import Testing
         #expect(first.waitForExit() == 0)
     }
 
+    /// A number of the list as the person saw it, whose item a one-shot removed since, or past
+    /// what they saw: the line stopped, and the person had to type `list` to learn the new
+    /// numbers. The line shows the list now, and the prompt counts it.
+    @Test func aStaleNumberOnATerminalStopsTheLineAndShowsTheListNow() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let session = try Self.sessionThatAddedAnItem(file) else { return }
+        _ = try Self.oneShot(file, "--as", "bob", "rm", "2")
+        _ = try Self.oneShot(file, "--as", "bob", "add", "from bob")
+        session.type("done 2\r")
+        #expect(Terminal.answered(session, "the list now, to retype with its numbers:"), "\(session.screen.debugDescription)")
+        #expect(Terminal.answered(session, "3. [ ] from bob"), "\(session.screen.debugDescription)")
+        let afterError = try #require(session.screen.range(of: "to retype with its numbers:", options: .backwards))
+        let shown = session.screen[afterError.upperBound...].replacingOccurrences(of: "\r", with: "")
+        let list = try #require(shown.range(of: "\n1. [ ] one\n2. [ ] from session A\n3. [ ] from bob\n"), "the list now: \(shown.debugDescription)")
+        #expect(shown[list.upperBound...].contains("todo (3 items)> "), "then a prompt that counts it: \(shown.debugDescription)")
+        #expect(try TODOStore(fileURL: file).load().list.items.map(\.isDone) == [false, false, false], "nothing changed")
+
+        session.type("done 4\r")
+        #expect(Terminal.answered(session, "no item 4; the list has 3 items"), "the numbers are the list's now")
+        session.type("done 2\r")
+        #expect(Terminal.answered(session, "2. [x] from session A"), "the number retyped from the list shown")
+        session.type("\u{04}")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// A restarted session could not undo its earlier edits while the banner said "Undo
     /// history is saved with the list": the banner names the person, and their steps come
     /// back with the next session on the terminal.

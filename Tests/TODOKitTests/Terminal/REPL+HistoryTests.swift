@@ -35,9 +35,10 @@ import Testing
         _ = Self.run("add One; add Two", mine, myConsole)
         _ = Self.run("rm 2", theirs, theirConsole)
         let refused = Self.run("done 2; done 1", mine, myConsole)
-        #expect(refused.output == [])
+        #expect(refused.output == ["1. [ ] One"], "the list now, to retype with its numbers")
         #expect(refused.errors.contains(
-            "error: item 2 \"Two\", as you last saw the list, was removed by bob at 08:00; nothing changed (\"list\" shows the list now)"))
+            "error: item 2 \"Two\", as you last saw the list, was removed by bob at 08:00; nothing changed; the list now, "
+                + "to retype with its numbers:"))
         #expect(try store.load().list.items.map(\.isDone) == [false], "the line applies completely or not at all")
     }
 
@@ -160,7 +161,7 @@ import Testing
         let first = Self.run("list", repl, console)
         #expect(first.output == ["1. [ ] Buy milk"])
         #expect(first.errors == [
-            "todo: upgraded \(store.fileURL.path) from version 2 to 3",
+            "todo: upgraded \(store.fileURL.path) from version 2 to \(TODODatabase.schemaVersion)",
             "todo: the list is kept; its undo step from an earlier todo was dropped: it was saved as a tree that does not "
                 + "say who made each step or when, which the history now shows",
         ])
@@ -168,5 +169,71 @@ import Testing
         let (next, nextConsole) = REPLSavingTests.make(store)
         #expect(Self.run("list", next, nextConsole).errors == [], "and never again")
         #expect(try store.load().list.items.map(\.title) == ["Buy milk", "Eggs"])
+    }
+
+    /// A database of version 3 (before steps could be marked dropped) opens: every step is
+    /// kept, none dropped, and its person's next session undoes them.
+    @Test func aVersion3DatabaseKeepsEveryStepUndroppedWithOneNotice() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.db"))
+        let id = "0F1D6A4E-5B0A-4C47-9D43-2C1E2E7B9A10"
+        try SQLiteConnection(path: store.fileURL.path, creating: true).executeScript("""
+            PRAGMA journal_mode = WAL;
+            \(TODODatabase.migrations[0])
+            \(TODODatabase.migrations[1])
+            \(TODODatabase.migrations[2])
+            INSERT INTO item (id, position, title, detail, is_done, priority, changed_in) VALUES ('\(id)', 0, 'Buy milk', '', 0, 'medium', 1);
+            INSERT INTO step (id, kind, target, name, person, origin, made_at, revision) VALUES (1, 'edit', NULL, 'Add "Buy milk"', 'alice', 'x', 1800000000, 1);
+            INSERT INTO step_change (revision, number, step, op, item, position, title, detail, is_done, priority) VALUES (1, 0, 1, 'insert', '\(id)', 0, 'Buy milk', '', 0, 'medium');
+            UPDATE list_state SET revision = 1;
+            PRAGMA application_id = \(0x544F_444F); PRAGMA user_version = 3;
+            """)
+        let (repl, console) = REPLSavingTests.make(store, as: "alice")
+        let first = Self.run("list", repl, console)
+        #expect(first.output == ["1. [ ] Buy milk"])
+        #expect(first.errors == ["todo: upgraded \(store.fileURL.path) from version 3 to \(TODODatabase.schemaVersion)"])
+        #expect(try store.savedStepTitles() == ["Add \"Buy milk\""], "the step is kept")
+        #expect(Self.run("undo", repl, console).output == ["Undo Add \"Buy milk\" (item 1 is gone)"], "and not dropped")
+    }
+
+    // MARK: Dropped steps
+
+    /// A session's `drop` was forgotten when the person quit: their next session offered the
+    /// dropped step again, and refused it as stale. It stays dropped.
+    @Test func aDroppedUndoStepStaysDroppedInThePersonsNextSession() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+        _ = Self.run("add Eggs", mine, myConsole)
+        _ = Self.run("add Milk", mine, myConsole)
+        _ = Self.run("list", theirs, theirConsole)
+        _ = Self.run("edit 2 Oat milk", theirs, theirConsole)
+        #expect(Self.run("undo", mine, myConsole).errors.last?.hasPrefix("error: cannot undo Add \"Milk\"") == true)
+        #expect(Self.run("drop", mine, myConsole).output.first?.hasPrefix("Dropped Add \"Milk\"") == true)
+
+        let (restarted, console) = REPLSavingTests.make(store, as: "alice")
+        let undo = Self.run("undo", restarted, console)
+        #expect(undo.errors == [], "the dropped step is not offered again")
+        #expect(undo.output == ["Undo Add \"Eggs\" (item 1 is gone)"], "undo goes on before it")
+        #expect(try store.load().list.items.map(\.title) == ["Oat milk"])
+        #expect(try store.savedSteps().filter(\.isDropped).map(\.name) == ["Add \"Milk\""], "only the step dropped")
+    }
+
+    /// `drop redo` was forgotten too: the next session offered the dropped redo again.
+    @Test func aDroppedRedoStepStaysDroppedInThePersonsNextSession() throws {
+        let (directory, store, (mine, myConsole), (theirs, theirConsole)) = try Self.twoSessions()
+        defer { withExtendedLifetime(directory) {} }
+        _ = Self.run("add Milk", mine, myConsole)
+        _ = Self.run("edit 1 Oat milk", mine, myConsole)
+        _ = Self.run("undo", mine, myConsole)
+        _ = Self.run("list", theirs, theirConsole)
+        _ = Self.run("edit 1 Soy milk", theirs, theirConsole)
+        #expect(Self.run("redo", mine, myConsole).errors.last?.hasPrefix("error: cannot redo Edit \"Oat milk\"") == true)
+        #expect(Self.run("drop redo", mine, myConsole).output == ["Dropped Edit \"Oat milk\" from redo: it will not be redone"])
+
+        let (restarted, console) = REPLSavingTests.make(store, as: "alice")
+        let redo = Self.run("redo", restarted, console)
+        #expect(redo.errors == [], "the dropped step is not offered again")
+        #expect(redo.output == [REPLOwnStepsTests.nothingToRedo])
+        #expect(try store.load().list.items.map(\.title) == ["Soy milk"])
     }
 }

@@ -30,7 +30,8 @@ import Testing
         _ = Self.run("add From me", mine, myConsole)
         #expect(Self.run("edit 3 From me, edited by them", theirs, theirConsole).errors == [
             REPLSavingTests.reloadedThree,
-            "error: no item 3 in the list as you last saw it (2 items); it changed since: \"list\" shows it now; nothing changed",
+            "error: no item 3 in the list as you last saw it (2 items); it changed since, and nothing changed; the list now, "
+                + "to retype with its numbers:",
         ], "a number they never saw")
         _ = Self.run("list", theirs, theirConsole)
         _ = Self.run("edit 3 From me, edited by them; done 3", theirs, theirConsole)
