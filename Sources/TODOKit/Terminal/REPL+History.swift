@@ -323,7 +323,7 @@ extension REPL {
         if !ownStepsOnly {
             shown = all.suffix(Self.oneShotHistoryLength)
         }
-        say("History of the list, oldest first (\"goto <step>\" brings the list back to just after a step):")
+        say("History, oldest first (\"goto <step>\" takes the list to just after it):")
         if shown.count < all.count {
             say("   …  \(all.count - shown.count) older steps (a session's \"history\" shows them all)")
         } else if all[0].id > 1 {

@@ -76,7 +76,7 @@ import Darwin
             Redo Add "Bread" (items 2 and 3 are back)
             2. [x] Buy eggs
             Removed "Buy milk"
-            History of the list, oldest first ("goto <step>" brings the list back to just after a step):
+            History, oldest first ("goto <step>" takes the list to just after it):
                0  the start
                1  someone  Add "Buy milk"
                2  someone  Add "Bread"

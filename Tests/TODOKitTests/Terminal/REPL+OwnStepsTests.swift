@@ -98,7 +98,7 @@ import Testing
         _ = Self.run("add b", theirs, theirConsole)
         _ = Self.run("add c", mine, myConsole)
         #expect(Self.run("history", theirs, theirConsole).output == [
-            "History of the list, oldest first (\"goto <step>\" brings the list back to just after a step):",
+            "History, oldest first (\"goto <step>\" takes the list to just after it):",
             "   0  the start",
             "   1  2027-01-15 08:00  alice  Add \"a\"",
             "   2  2027-01-15 08:00  bob    Add \"b\"",
