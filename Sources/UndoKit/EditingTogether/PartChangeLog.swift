@@ -31,6 +31,11 @@ struct PartChangeLog {
     /// an action (spec K2): the step it closes as was recorded from that action on, so it is
     /// done just before this note. `nil` while no such note was made.
     var firstNoteInOpenStep: UInt64?
+    /// The same for the group an undo builds on the redo stack: the time of the first note
+    /// made during the undo once that group held an action (the redo step it closes as was
+    /// recorded from that action on). A redo builds its group on the undo stack, which
+    /// ``firstNoteInOpenStep`` covers.
+    var firstNoteInOpenRedoStep: UInt64?
 
     /// Records a change to `parts` by `origin`. Returns whether there was a part: a change
     /// to none changes nothing, and takes no time.
@@ -66,11 +71,27 @@ struct PartChangeLog {
     /// Step `id` just closed as a new step, or a group merged into it: done when its first
     /// action was recorded if a note came after that (``firstNoteInOpenStep``), else now.
     mutating func stepWasClosed(_ id: StepID) {
-        guard let firstNote = firstNoteInOpenStep else {
+        let firstNote = firstNoteInOpenStep
+        firstNoteInOpenStep = nil
+        stepWasClosed(id, firstNote: firstNote)
+    }
+
+    /// Step `id` just closed on the redo stack, built by an undo: done when the undo's first
+    /// registration was recorded if a note came after that (``firstNoteInOpenRedoStep``),
+    /// else now.
+    mutating func redoStepWasClosed(_ id: StepID) {
+        let firstNote = firstNoteInOpenRedoStep
+        firstNoteInOpenRedoStep = nil
+        stepWasClosed(id, firstNote: firstNote)
+    }
+
+    /// Step `id` closed: done just before `firstNote`, the first note made after its first
+    /// action, if any; else now.
+    private mutating func stepWasClosed(_ id: StepID, firstNote: UInt64?) {
+        guard let firstNote else {
             stepWasDone(id)
             return
         }
-        firstNoteInOpenStep = nil
         doneAt[id] = firstNote &- 1
         restoredChanges[id] = nil
     }

@@ -26,6 +26,20 @@ extension UndoManager {
     }
 }
 
+extension UndoManager {
+    /// After an undo or redo ran a command step owned by `owner` (handler word `bits`): says
+    /// the command's ``UndoableCommand/changedParts`` for the run, as ``perform(_:on:)`` does
+    /// after `execute`. An undo reverts what the last `execute` changed, so the same parts; a
+    /// redo executes again, and the command says afresh. `nil` says nothing: every part the
+    /// step declared. Out of line: called only for a coordinated manager.
+    @inline(never)
+    func reportChangedPartsOfRun(ownedBy owner: UndoStepOwner, bits: UInt) {
+        guard isBusy, registrationIsEnabled, currentStack.nesting > 0 else { return }
+        guard let parts = unsafeDowncast(owner, to: CommandEntry.self).changedParts(bits: bits) else { return }
+        currentStack.openTopMetadata().changedPartsOfRun = Set(parts)
+    }
+}
+
 extension GroupMetadata {
     /// The parts the last run said it changed, once: the next run says again, or changes
     /// the declared parts.

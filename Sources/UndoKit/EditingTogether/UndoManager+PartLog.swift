@@ -12,7 +12,10 @@ extension UndoManager {
             case .added(let id, true), .moved(let id, true), .merged(let id, _):
                 // A step closing on the undo stack was recorded from its first action (spec K2).
                 state.partLog?.stepWasClosed(id)
-            case .added(let id, false), .moved(let id, false), .restored(let id, _):
+            case .added(let id, false), .moved(let id, false):
+                // A redo step an undo built was recorded from the undo's first registration.
+                state.partLog?.redoStepWasClosed(id)
+            case .restored(let id, _):
                 state.partLog?.stepWasDone(id)
             case .removed(let id):
                 state.partLog?.stepLeft(id)
@@ -23,6 +26,11 @@ extension UndoManager {
         }
         if state.savepoints.isEmpty {
             state.partLog?.forgetStepsThatLeft { !stepExists($0) }
+        }
+        if redoStack.nesting == 0 {
+            // No undo is building a group: a note held for one that closed as no step (its
+            // redo group stayed empty, or was taken away) is held against no step.
+            state.partLog?.firstNoteInOpenRedoStep = nil
         }
     }
 

@@ -48,6 +48,12 @@ class CommandEntry: UndoStepOwner {
         command
     }
 
+    /// The command's ``UndoableCommand/changedParts`` as the last run left it, for a step
+    /// with this owner and handler word `bits`. Read only for a coordinated manager.
+    func changedParts(bits: UInt) -> [UndoPart]? {
+        preconditionFailure("CommandEntry.changedParts(bits:) must be overridden")
+    }
+
     /// A new entry for history code (``UndoManager/perform(_:on:)`` uses a cached metatype).
     static func make<Command: UndoableCommand>(
         _ command: Command, on model: ModelReference, runsExecute: Bool
@@ -86,6 +92,8 @@ final class TypedCommandEntry<Command: UndoableCommand>: CommandEntry where Comm
 
     override var command: Any { storedCommand }
 
+    override func changedParts(bits: UInt) -> [UndoPart]? { storedCommand.changedParts }
+
     override func run() -> Bool {
         guard let model else { return false }
         run(on: model)
@@ -119,6 +127,8 @@ final class RetainingCommandEntry<Command: UndoableCommand>: CommandEntry where 
     }
 
     override var command: Any { storedCommand }
+
+    override func changedParts(bits: UInt) -> [UndoPart]? { storedCommand.changedParts }
 
     override func run() -> Bool {
         // Borrowed for the call: no load, retain or release.
@@ -225,6 +235,10 @@ final class InlineCommandOwner<Command: UndoableCommand>: CommandEntry where Com
 
     override func command(bits: UInt) -> Any {
         Self.command(from: bits)
+    }
+
+    override func changedParts(bits: UInt) -> [UndoPart]? {
+        Self.command(from: bits).changedParts
     }
 
     override func run() -> Bool {

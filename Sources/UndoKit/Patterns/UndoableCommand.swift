@@ -100,11 +100,13 @@ public protocol UndoableCommand<Model> {
     /// ```
     var undoParts: [UndoPart] { get }
 
-    /// The parts this run of ``execute(on:)`` actually changed, read once right after it:
-    /// `nil`, the default, for every part in ``undoParts``; `[]` when the run changed nothing
-    /// (the item was already gone, the value already set). A per-member
-    /// ``UndoCoordinator`` notes only these on the other members, so a run that changed
-    /// nothing makes nobody's step stale. The step keeps its ``undoParts``.
+    /// The parts this run of ``execute(on:)`` actually changed, read right after it (when
+    /// performed and on each redo): `nil`, the default, for every part in ``undoParts``; `[]`
+    /// when the run changed nothing (the item was already gone, the value already set). Read
+    /// again after each ``undo(on:)``, which reverts what the last `execute` changed: the
+    /// same parts. A per-member ``UndoCoordinator`` notes only these on the other members, so
+    /// a run that changed nothing makes nobody's step stale; without one, undo and redo never
+    /// read it. The step keeps its ``undoParts``.
     ///
     /// ```swift
     /// struct Rename: UndoableCommand {

@@ -36,6 +36,7 @@ extension UndoManager {
         redoStack.removeAll()
         // An open group went too: a note made in it is held against no step.
         state.partLog?.firstNoteInOpenStep = nil
+        state.partLog?.firstNoteInOpenRedoStep = nil
         guard let tree = state.historyTree else { return [:] }
         let branches = tree.removeAllBranches()
         for id in branches.keys.sorted() {

@@ -111,3 +111,102 @@ import Testing
         #expect(manager.canUndo && manager.staleUndoStep == nil && manager.state.partLog == nil)
     }
 }
+
+/// An undo or redo run of a command reports the command's `changedParts`, as `perform` does.
+@Suite struct CommandRunChangedPartsTests {
+    /// A small plain command, kept in its step: sets a counter to `value` if it is not there.
+    struct SetCount: UndoableCommand {
+        var value: Int8
+        var old: Int8 = 0
+        var changedNothing = false
+        mutating func execute(on counter: Counter) {
+            old = counter.count
+            changedNothing = old == value
+            counter.count = value
+        }
+        func undo(on counter: Counter) { counter.count = old }
+        var undoParts: [UndoPart] { [UndoPart("counter", "count")] }
+        var changedParts: [UndoPart]? { changedNothing ? [] : nil }
+    }
+
+    final class Counter { var count: Int8 = 0 }
+
+    enum Way: CaseIterable { case weakly, retaining }
+
+    private func makePeople() -> (UndoCoordinator, alice: UndoManager, bob: UndoManager) {
+        let coordinator = UndoCoordinator(mode: .perMember)
+        let alice = UndoManager(), bob = UndoManager()
+        for (manager, name) in [(alice, "Alice"), (bob, "Bob")] {
+            manager.groupsByEvent = false
+            manager.staleStepPolicy = .refuse
+            coordinator.attach(manager, origin: name)
+        }
+        return (coordinator, alice, bob)
+    }
+
+    private func perform<Command: UndoableCommand>(
+        _ command: Command, by manager: UndoManager, on model: Command.Model, _ way: Way
+    ) where Command.Model: AnyObject {
+        manager.beginUndoGrouping()
+        switch way {
+        case .weakly: manager.perform(command, on: model)
+        case .retaining: manager.perform(command, retaining: model)
+        }
+        manager.endUndoGrouping()
+    }
+
+    @Test("the undo and redo of a command whose run changed nothing note nothing on the others", arguments: Way.allCases)
+    func runsThatChangedNothing(_ way: Way) {
+        let (coordinator, alice, bob) = makePeople()
+        let document = SharedDocument()
+        // Bob's step on the title; a third party then removes the title, unnoted.
+        document.set("title", to: "B", by: bob)
+        document.fields["title"] = nil
+        // Alice removes the title, already gone: her run, its undo and its redo change nothing.
+        perform(ChangedPartsTests.RemoveField(field: "title"), by: alice, on: document, way)
+        #expect(bob.staleUndoStep == nil && bob.canUndo)
+        alice.undo()
+        #expect(bob.staleUndoStep == nil && bob.canUndo)
+        alice.redo()
+        #expect(bob.staleUndoStep == nil && bob.canUndo)
+        withExtendedLifetime(coordinator) {}
+    }
+
+    @Test("SetCount is kept in its step")
+    func setCountFitsInStep() {
+        #expect(commandFitsInStep(SetCount.self))
+    }
+
+    @Test("a command kept in its step: its undo and redo that changed nothing note nothing", arguments: Way.allCases)
+    func inlineCommandRuns(_ way: Way) {
+        let (coordinator, alice, bob) = makePeople()
+        let counter = Counter()
+        perform(SetCount(value: 0), by: alice, on: counter, way)
+        #expect(bob.staleUndoStep == nil)
+        // Bob's step on the counter comes after; Alice's undo and redo change nothing.
+        bob.beginUndoGrouping()
+        bob.registerUndo(withTarget: counter) { _ in }
+        bob.addActionParts(UndoPart("counter", "count"))
+        bob.endUndoGrouping()
+        alice.undoStaleStep()
+        #expect(bob.staleUndoStep == nil && bob.canUndo)
+        alice.redo()
+        #expect(bob.staleUndoStep == nil && bob.canUndo)
+        withExtendedLifetime(coordinator) {}
+    }
+
+    @Test("the undo of a command whose run changed its part notes it on the others")
+    func runThatChanged() {
+        let (coordinator, alice, bob) = makePeople()
+        let counter = Counter()
+        perform(SetCount(value: 5), by: alice, on: counter, .weakly)
+        bob.beginUndoGrouping()
+        bob.registerUndo(withTarget: counter) { _ in }
+        bob.addActionParts(UndoPart("counter", "count"))
+        bob.endUndoGrouping()
+        alice.undoStaleStep()
+        #expect(counter.count == 0)
+        #expect(bob.staleUndoStep?.origins == ["Alice"])
+        withExtendedLifetime(coordinator) {}
+    }
+}
