@@ -85,6 +85,13 @@ struct PartChangeLog {
         stepWasClosed(id, firstNote: firstNote)
     }
 
+    /// Every open group went (``UndoManager/removeAllActions()``): a note held for the step one
+    /// would have closed as is held against no step.
+    mutating func openGroupsWereRemoved() {
+        firstNoteInOpenStep = nil
+        firstNoteInOpenRedoStep = nil
+    }
+
     /// Step `id` closed: done just before `firstNote`, the first note made after its first
     /// action, if any; else now.
     private mutating func stepWasClosed(_ id: StepID, firstNote: UInt64?) {

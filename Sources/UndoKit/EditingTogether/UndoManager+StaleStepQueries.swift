@@ -120,6 +120,6 @@ extension StaleStep {
     /// A stale step as the manager reports it: with its id.
     init(id: StepID, metadata: GroupMetadata?, changes: [UndoChange]) {
         self.init(actionName: metadata?.name ?? "", parts: metadata?.parts, changes: changes)
-        self.id = UndoTree.NodeID(rawValue: id.rawValue)
+        self.id = id
     }
 }

@@ -35,8 +35,7 @@ extension UndoManager {
         undoStack.removeAll()
         redoStack.removeAll()
         // An open group went too: a note made in it is held against no step.
-        state.partLog?.firstNoteInOpenStep = nil
-        state.partLog?.firstNoteInOpenRedoStep = nil
+        state.partLog?.openGroupsWereRemoved()
         guard let tree = state.historyTree else { return [:] }
         let branches = tree.removeAllBranches()
         for id in branches.keys.sorted() {
