@@ -39,7 +39,9 @@ public final class TODODatabase {
     var connection: SQLiteConnection?
     var isWriting = false
     private var isLoaded = false
-    private var dataVersion: Int64?
+    /// SQLite's `data_version` as this process last read it: another connection's commit
+    /// changes it, this connection's own never do.
+    private(set) var dataVersion: Int64?
     private var originIsRecorded = false
     /// Inside ``write(_:)``, after ``commit(_:)``: the revision to go back to if the
     /// transaction is rolled back.
