@@ -52,7 +52,10 @@ final class PostgresConnection: SQLConnection {
             throw SQLError(kind: .cannotConnect, message: "out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = url.redacting(Self.oneLine(String(cString: PQerrorMessage(handle))))
+            var message = url.redacting(Self.oneLine(String(cString: PQerrorMessage(handle))))
+            if message.contains("database \"") && message.hasSuffix("does not exist") {
+                message += "; make it first (createdb), and todo makes its tables at the first change"
+            }
             PQfinish(handle)
             throw SQLError(kind: .cannotConnect, message: message)
         }
@@ -235,12 +238,13 @@ final class PostgresConnection: SQLConnection {
         return numbered
     }
 
-    /// A message of libpq's, which may run over several lines, as one.
+    /// A message of libpq's, which may run over several lines, as one: `connection to server
+    /// … failed: Connection refused; Is the server running on that host …?`.
     static func oneLine(_ message: String) -> String {
         message.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingCharacters(in: .whitespaces).replacing("FATAL:  ", with: "") }
             .filter { !$0.isEmpty }
-            .joined(separator: " ")
+            .joined(separator: "; ")
     }
 
     /// The server's notices (`WARNING: there is no transaction in progress`) are not the

@@ -22,7 +22,8 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible, CustomDe
     ///
     /// - Throws: ``Invalid`` when it is not one, saying why (never with its password).
     public init(_ text: String) throws(Invalid) {
-        let scheme = Self.schemes.first { text.lowercased().hasPrefix($0 + "://") }
+        // libpq reads the scheme as written: POSTGRES:// is not one.
+        let scheme = Self.schemes.first { text.hasPrefix($0 + "://") }
         guard let scheme else {
             throw Invalid(reason: "it does not start with postgres:// or postgresql://")
         }
