@@ -210,8 +210,15 @@ struct PostgresBackendTests {
         #expect(server == todo.store.location)
         #expect(try Self.titles(database) == ["before"])
         #expect(try database.psql("SELECT revision FROM list_state") == "1\n")
-        // The next operation connects again and finds the list as the server kept it.
+        // The next operation connects again and reads the list as the server kept it, even
+        // at the revision this process last saw: whoever ran the change lost their copy.
         #expect(todo.revision == 1)
+        guard case .changed(let list) = try todo.refresh() else {
+            Issue.record("the refresh after a lost change did not read the list")
+            return
+        }
+        #expect(list.items.map(\.title) == ["before"])
+        #expect(try todo.refresh() == .unchanged)
         try Self.add("after", to: todo)
         #expect(try Self.titles(database) == ["before", "after"])
     }
