@@ -160,16 +160,16 @@ public final class TODODatabase {
                 dataVersion = Int64(revision)
             }
         } catch {
-            if !error.isConnectionProblem {
+            if error.isConnectionProblem {
+                // The server rolled the transaction back. Whoever ran the change could not read
+                // the list back either: the next refresh reads it, changed or not, so that
+                // they see what the server kept.
+                mustReread = true
+            } else {
                 _ = try? connection.execute("ROLLBACK")
             }
             revision = revisionBeforeCommit ?? revision
             originIsRecorded = false
-            if error.isConnectionProblem {
-                // Whoever ran the change could not read the list back either: the next
-                // refresh reads it, changed or not, so that they see what the server kept.
-                mustReread = true
-            }
             throw error
         }
     }
