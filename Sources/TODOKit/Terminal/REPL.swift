@@ -110,14 +110,7 @@ public final class REPL {
                 _ = catchUp()
                 flushOutput()
             }
-            let line: String?
-            if console.isInteractive, let readWithPrompt = console.readLineWithPrompt {
-                line = readWithPrompt(prompt)   // the line editor draws the prompt
-            } else {
-                if console.isInteractive { console.write(prompt) }
-                line = console.readLine()
-            }
-            guard let line else {
+            guard let line = readNextLine() else {
                 // End of input (Ctrl-D in a terminal) ends the prompt line the user was on
                 // (the line editor has done so already).
                 if console.isInteractive && console.readLineWithPrompt == nil {
