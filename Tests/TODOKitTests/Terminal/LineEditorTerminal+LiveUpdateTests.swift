@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import TODOKit
+
+/// Two real `todo` processes on one list: a session on a pseudo-terminal, waiting at a
+/// half-typed prompt, and another process that changes the list. The session shows the change
+/// as it comes, with no key pressed: a line above the prompt, the prompt with the new count,
+/// the half-typed line as it was. (How soon is measured by Benchmarks/TODO/live.sh; here the
+/// waits are bounded only to turn a hang into a failure.)
+extension LineEditorTerminalTests {
+    static let reloadedOne = "todo: the list changed on disk (another todo saved it); reloaded: 1 item"
+
+    /// Runs `todo --file file arguments…` to its end, as another terminal would; its status.
+    @discardableResult
+    static func runOneShot(_ file: URL, _ arguments: [String]) throws -> Int32 {
+        let executable: URL = try #require(BuiltExecutable.url(named: "todo"))
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--file", file.path] + arguments
+        process.environment = ["USER": "ben"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func aChangeElsewhereIsShownAboveAHalfTypedPrompt() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let terminal = Self.start(file) else { return }
+        #expect(Self.prompted(terminal))
+        // "add mlk", the cursor moved back before "lk": "todo (0 items)> add m" is 21 columns.
+        terminal.type("add mlk\u{1B}[D\u{1B}[D")
+        let halfTyped = "\rtodo (0 items)> add mlk\u{1B}[K\r\u{1B}[21C"
+        #expect(terminal.waitFor { $0.hasSuffix(halfTyped) }, "\(terminal.screen.suffix(120).debugDescription)")
+        let before = terminal.screen.count
+
+        #expect(try Self.runOneShot(file, ["add", "Bread"]) == 0)
+
+        // No key pressed: the prompt's row cleared, the line written there (the terminal
+        // turns its "\n" into "\r\n"), the prompt drawn below it with the new count, the
+        // half-typed text, and the cursor where it was: and nothing else.
+        let shown = "\r\u{1B}[J" + Self.reloadedOne + "\r\n" + "\rtodo (1 item)> add mlk\u{1B}[K\r\u{1B}[20C"
+        #expect(terminal.waitFor { String($0.dropFirst(before)) == shown }, "\(String(terminal.screen.dropFirst(before)).debugDescription)")
+
+        // The line is still being edited, the cursor where it was: "i" makes "milk".
+        terminal.type("i\r")
+        #expect(Self.answered(terminal, "2. [ ] milk"), "\(terminal.screen.suffix(200).debugDescription)")
+        #expect(terminal.screen.contains("todo (2 items)> "))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try Self.titles(file) == ["Bread", "milk"])
+        #expect(terminal.isCooked)
+        #expect(terminal.screen.components(separatedBy: "changed on disk").count == 2, "the change was said once")
+    }
+
+    /// A prompt nobody changes the list under draws nothing more, however long it waits
+    /// (the session asks four times a second, and says nothing when the answer is no).
+    @Test func anIdlePromptDrawsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        guard let terminal = Self.start(file) else { return }
+        #expect(Self.prompted(terminal))
+        terminal.type("add x")
+        #expect(terminal.waitFor { $0.hasSuffix("add x\u{1B}[K\r\u{1B}[21C") })
+        let drawn = terminal.screen
+        terminal.waitFor(seconds: 1.5) { _ in false }   // six intervals
+        #expect(terminal.screen == drawn, "\(String(terminal.screen.dropFirst(drawn.count)).debugDescription)")
+        terminal.type("\u{03}\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    /// A session whose standard input is a pipe (a script, a program driving `todo`) shows a
+    /// change only between commands, on standard error, as its next line would have: its
+    /// standard output holds only what its commands print, and a line it is sent in pieces
+    /// runs whole.
+    @Test func aPipeSessionShowsAChangeBetweenCommandsOnly() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("todo.db")
+        let outputFile = directory.file("out.txt")
+        let errorFile = directory.file("err.txt")
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
+        let executable: URL = try #require(BuiltExecutable.url(named: "todo"))
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--file", file.path]
+        process.environment = ["USER": "ana"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        func text(_ url: URL) -> String {
+            (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        }
+        func waitUntil(_ predicate: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !predicate() {
+                guard Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return true
+        }
+
+        try input.fileHandleForWriting.write(contentsOf: Data("add one\n".utf8))
+        #expect(waitUntil { text(outputFile) == "1. [ ] one\n" })
+        try input.fileHandleForWriting.write(contentsOf: Data("add tw".utf8))   // half a line
+        #expect(try Self.runOneShot(file, ["add", "Bread"]) == 0)
+        let reloaded = "todo: the list changed on disk (another todo saved it); reloaded: 2 items\n"
+        #expect(waitUntil { text(errorFile).hasSuffix(reloaded) }, "\(text(errorFile).debugDescription)")
+        #expect(text(outputFile) == "1. [ ] one\n", "nothing on standard output")
+
+        try input.fileHandleForWriting.write(contentsOf: Data("o\nlist\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text(outputFile) == "1. [ ] one\n3. [ ] two\n1. [ ] one\n2. [ ] Bread\n3. [ ] two\n")
+        #expect(text(errorFile) == "todo: using \(file.path)\n" + reloaded, "said once, between the lines")
+        #expect(try Self.titles(file) == ["one", "Bread", "two"])
+    }
+}
