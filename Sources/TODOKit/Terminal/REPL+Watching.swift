@@ -17,7 +17,7 @@ extension REPL {
     /// ```swift
     /// let line = reader.readLine(prompt: repl.prompt, watching: repl.changeWatch)
     /// ```
-    var changeWatch: ChangeWatch? {
+    public var changeWatch: ChangeWatch? {
         guard let database else {
             return nil
         }

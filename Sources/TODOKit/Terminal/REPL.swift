@@ -14,7 +14,8 @@ import Foundation
 /// location is not writable, the disk is full, another process held the lock too long) is
 /// rolled back, in the database and in the session, and says so: nothing it did is shown as
 /// done. When another process changed the list, the REPL reloads it first and says so in one
-/// line. A session's `undo` and `redo` take only its own steps (``ownStepsOnly``), and refuse
+/// line; while it waits for a line it watches for such a change and says so as it comes
+/// (``changeWatch``). A session's `undo` and `redo` take only its own steps (``ownStepsOnly``), and refuse
 /// a step whose item another process changed since; the list's undo history, shared by every
 /// process, is read when a command needs it (`history`, `goto`).
 ///

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# How soon a `todo` session waiting at its prompt shows another process's change (issue 36,
+# item 2, "Live updates on both": target < 1 s), and what the waiting costs. Release build
+# (scratch path .build-bench).
+#
+#   Benchmarks/TODO/live.sh [RUNS]                               # SQLite, a fresh temporary file
+#   LIVE_DATABASE=postgres://… Benchmarks/TODO/live.sh [RUNS]   # PostgreSQL (`--database`)
+#
+# Measures:
+#   a. the time from one process's change to the other's live line, RUNS times (default 15):
+#      a session runs on a pseudo-terminal with half a line typed at its prompt; a one-shot
+#      `todo add` changes the list; the clock starts when the one-shot prints its result
+#      (which it does only after its commit) and stops when the session's terminal shows
+#      "reloaded: N items" followed by the redrawn prompt with the half-typed text. The
+#      trials are spaced by a random 0–1 s, so that they fall anywhere in the session's
+#      polling interval (SQLite: every 250 ms; PostgreSQL: woken by NOTIFY). Prints the
+#      median, the quartiles and the worst;
+#   b. the processor time the waiting session used over 10 s at its prompt with nothing
+#      changing (from /proc/PID/stat), in ms per second: whether it waits or spins.
+# Timings are wall-clock on whatever else the machine is doing: compare within a run.
+#
+# Results (2 cores shared with other builds), SQLite, 15 trials: see Benchmarks/README.md,
+# "The TODO sample's live updates".
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs="${1:-15}"
+
+swift build -c release --product todo --scratch-path .build-bench >&2
+todo="$PWD/.build-bench/release/todo"
+
+python3 - "$todo" "$runs" "${LIVE_DATABASE:-}" <<'PY'
+import os, pty, random, re, select, statistics, subprocess, sys, tempfile, time
+
+todo, runs, database = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+work = tempfile.mkdtemp()
+if database:
+    where = ["--database", database]
+    backend = "PostgreSQL"
+else:
+    where = ["--file", os.path.join(work, "todo.db")]
+    backend = "SQLite"
+
+# The session, on a pseudo-terminal of its own.
+pid, controller = pty.fork()
+if pid == 0:
+    os.execve(todo, [todo] + where, {"TERM": "xterm", "USER": "ana"})
+screen = b""
+
+def read_until(predicate, seconds=10):
+    """Reads what the session draws until predicate(screen) holds; the time it did."""
+    global screen
+    deadline = time.perf_counter() + seconds
+    while not predicate(screen):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise SystemExit(f"the session did not show it in {seconds} s: {screen[-300:]!r}")
+        ready, _, _ = select.select([controller], [], [], left)
+        if ready:
+            screen += os.read(controller, 65536)
+    return time.perf_counter()
+
+read_until(lambda s: b")> " in s)
+initial = int(re.search(rb"todo \((\d+) items?\)> ", screen).group(1))   # a shared server's list may not be empty
+os.write(controller, b"add half-typ")
+read_until(lambda s: s.endswith(b"add half-typ\x1b[K\r\x1b[" + str(len(f"todo ({initial} items)> add half-typ") - (initial == 1)).encode() + b"C"))
+
+def cpu_ticks():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])   # utime, stime
+
+# b. Idle: ten seconds at the prompt, nothing changing.
+ticks_per_second = os.sysconf("SC_CLK_TCK")
+before_ticks, before = cpu_ticks(), time.perf_counter()
+time.sleep(10)
+idle_ms_per_s = (cpu_ticks() - before_ticks) / ticks_per_second * 1000 / (time.perf_counter() - before)
+
+# a. Trials.
+latencies = []
+for trial in range(1, runs + 1):
+    time.sleep(random.uniform(0, 1))
+    shown_before = len(screen)
+    one_shot = subprocess.Popen([todo] + where + ["add", f"item {trial}"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env={"USER": "ben"})
+    one_shot.stdout.readline()          # printed after the commit
+    changed = time.perf_counter()
+    count = initial + trial
+    noun = "item" if count == 1 else "items"
+    line = f"reloaded: {count} {noun}\r\n".encode()
+    prompt = f"todo ({count} {noun})> add half-typ".encode()
+    shown = read_until(lambda s: line in s[shown_before:] and prompt in s[s.rfind(line):])
+    latencies.append(shown - changed)
+    one_shot.wait()
+    assert one_shot.returncode == 0
+
+os.write(controller, b"\x03\x04")
+os.waitpid(pid, 0)
+
+latencies.sort()
+quartiles = statistics.quantiles(latencies, n=4)
+print(f"{backend}: change in one process → live line in the other, {runs} trials:")
+print(f"  median {statistics.median(latencies) * 1000:.0f} ms, quartiles {quartiles[0] * 1000:.0f}–{quartiles[2] * 1000:.0f} ms, "
+      f"best {latencies[0] * 1000:.0f} ms, worst {latencies[-1] * 1000:.0f} ms (target < 1,000 ms)")
+print(f"  all (ms): {' '.join(f'{l * 1000:.0f}' for l in latencies)}")
+print(f"waiting at the prompt, nothing changing: {idle_ms_per_s:.2f} ms of processor time per second")
+PY
