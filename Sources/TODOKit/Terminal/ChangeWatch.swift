@@ -58,6 +58,11 @@ public struct ChangeWatch {
         private var watchesDescriptor = true
         /// When the interval next ends, while there is no descriptor.
         private var nextCheck: ContinuousClock.Instant
+        /// Whether the next wait asks first, before polling: a change may be known already
+        /// without the descriptor being readable (PostgreSQL's client library keeps the
+        /// notifications that came with a query's answer), at the start of a line and after a
+        /// change was shown (showing reads the list).
+        private var asksBeforeWaiting = true
 
         init(_ watch: ChangeWatch?) {
             self.watch = watch
@@ -66,9 +71,14 @@ public struct ChangeWatch {
 
         /// Waits until `input`, or one of `others`, is readable, or the watch is due. Returns
         /// the poll results for `input` and `others`, in order, and whether the watch is due
-        /// (its descriptor was readable, or its interval passed); `nil` if `poll` failed
-        /// other than by a signal (after a signal it returns with nothing ready).
+        /// (its descriptor was readable, its interval passed, or it is asked before waiting:
+        /// then at once, with nothing ready); `nil` if `poll` failed other than by a signal
+        /// (after a signal it returns with nothing ready).
         mutating func wait(input: Int32, others: [Int32] = []) -> (revents: [Int16], isDue: Bool)? {
+            if asksBeforeWaiting, watch != nil {
+                asksBeforeWaiting = false
+                return (Array(repeating: 0, count: 1 + others.count), true)
+            }
             var descriptors = ([input] + others).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var changeDescriptor: Int32?
             if let watch, watchesDescriptor {
@@ -100,6 +110,11 @@ public struct ChangeWatch {
                 nextCheck = .now + (watch?.interval ?? .zero)
             }
             return (descriptors.prefix(1 + others.count).map(\.revents), isDue)
+        }
+
+        /// Makes the next wait ask before polling: after a change was shown.
+        mutating func askBeforeNextWait() {
+            asksBeforeWaiting = true
         }
 
         /// Milliseconds from now to `instant`, at least 0, rounded up so that a wait does not

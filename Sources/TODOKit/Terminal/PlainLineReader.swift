@@ -54,6 +54,7 @@ public final class PlainLineReader {
                 }
                 if isDue, let watch, watch.hasChanged() {
                     _ = watch.show()
+                    waiting.askBeforeNextWait()
                 }
                 guard revents[0] != 0 else {
                     continue

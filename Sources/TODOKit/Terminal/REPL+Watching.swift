@@ -11,8 +11,9 @@ extension REPL {
     /// the same line on standard error (`todo: the list changed on disk (another todo saved
     /// it); reloaded: 4 items`). The numbers of the next line still refer to the items as the
     /// person last saw them listed, as they would had the change been found at that line.
-    /// A check that fails (the file unreadable for a moment) shows nothing: the next line's
-    /// catch-up says what went wrong.
+    /// A check that fails (the file unreadable for a moment) shows nothing; a catch-up that
+    /// fails says why once, and the watch says nothing more until the next line, whose own
+    /// catch-up says it again: a waiting session never repeats an error four times a second.
     ///
     /// ```swift
     /// let line = reader.readLine(prompt: repl.prompt, watching: repl.changeWatch)
@@ -21,12 +22,15 @@ extension REPL {
         guard let database else {
             return nil
         }
+        let failure = CatchUpFailure()
         return ChangeWatch(
             descriptor: { database.changeDescriptor },
             interval: database.changePollInterval,
-            hasChanged: { (try? database.hasChangedElsewhere()) ?? false },
+            hasChanged: { !failure.happened && ((try? database.hasChangedElsewhere()) ?? false) },
             show: { [unowned self] in
-                _ = self.catchUp()
+                if !self.catchUp() {
+                    failure.happened = true
+                }
                 self.flushOutput()
                 return self.prompt
             }
@@ -50,4 +54,10 @@ extension REPL {
         }
         return console.readLine()
     }
+}
+
+/// Whether a watch's catch-up failed while the session waited for its line: it then asks no
+/// more until the next line.
+private final class CatchUpFailure {
+    var happened = false
 }

@@ -146,6 +146,7 @@ public final class TerminalLineReader {
         write("\r\u{1B}[J")
         prompt = watch.show()
         draw()
+        waiting.askBeforeNextWait()
     }
 
     /// Draws the line again for the terminal's new width. A terminal that rewraps its rows on

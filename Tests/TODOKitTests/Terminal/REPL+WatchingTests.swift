@@ -80,6 +80,34 @@ import Testing
         #expect(try store.load().list.items.map(\.title) == ["b"])
     }
 
+    /// Another program damages the list while the session waits: the watch says so once,
+    /// then asks no more until the next line, whose own catch-up says it again; the session
+    /// goes on.
+    @Test func aCatchUpThatFailsWhileWaitingIsSaidOnceALine() throws {
+        let directory = try TemporaryDirectory()
+        let store = TODOStore(fileURL: directory.file("todo.db"))
+        let damage = "the list's revision is missing or out of range"
+        var answers: [Bool] = []
+        let script = Script(
+            lines: ["add a", "list"],
+            beforeLine: [
+                { _ in },
+                { watch in
+                    try? store.execute("PRAGMA ignore_check_constraints = ON; UPDATE list_state SET revision = -3")
+                    answers.append(watch.hasChanged())
+                    _ = watch.show()
+                    answers.append(watch.hasChanged())
+                    answers.append(watch.hasChanged())
+                },
+            ])
+        let repl = REPL(session: EditingSession(), store: store, console: script.console)
+        #expect(repl.run() == 1, "a script whose list could not be read fails")
+        #expect(answers == [true, false, false])
+        let said = script.errorLines.filter { $0.contains(damage) }
+        #expect(said.count == 2, "once while waiting, once at the line: \(script.errorLines)")
+        #expect(script.outputLines == ["1. [ ] a"])
+    }
+
     /// A list kept in memory only has nothing to watch.
     @Test func aSessionInMemoryWatchesNothing() {
         let repl = REPL(session: EditingSession(), store: nil, console: ScriptedConsole().console)
