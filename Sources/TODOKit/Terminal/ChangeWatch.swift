@@ -112,9 +112,11 @@ public struct ChangeWatch {
             return (descriptors.prefix(1 + others.count).map(\.revents), isDue)
         }
 
-        /// Makes the next wait ask before polling: after a change was shown.
+        /// Makes the next wait ask before polling: after a change was shown. The descriptor is
+        /// polled again too: showing may have connected again, with a new one.
         mutating func askBeforeNextWait() {
             asksBeforeWaiting = true
+            watchesDescriptor = true
         }
 
         /// Milliseconds from now to `instant`, at least 0, rounded up so that a wait does not
