@@ -112,9 +112,11 @@ extension LineEditorTerminalTests {
         #expect(waitUntil { text(errorFile).hasSuffix(reloaded) }, "\(text(errorFile).debugDescription)")
         #expect(text(outputFile) == "1. [ ] one\n", "nothing on standard output")
 
-        try input.fileHandleForWriting.write(contentsOf: Data("o\nlist\n".utf8))
-        try input.fileHandleForWriting.close()
+        // "quit" rather than the end of input: a pipe's write end may have leaked into a
+        // process another test started meanwhile (Foundation's pipes are not close-on-exec).
+        try input.fileHandleForWriting.write(contentsOf: Data("o\nlist\nquit\n".utf8))
         process.waitUntilExit()
+        try input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 0)
         #expect(text(outputFile) == "1. [ ] one\n3. [ ] two\n1. [ ] one\n2. [ ] Bread\n3. [ ] two\n")
         #expect(text(errorFile) == "todo: using \(file.path)\n" + reloaded, "said once, between the lines")
