@@ -3,8 +3,8 @@ import PackageDescription
 
 // No package dependencies, by design: UndoKit and its benchmarks use only the toolchain (stdlib,
 // Foundation, Dispatch, Swift Testing). The sample (TODOKit, `todo`) also links the system's
-// SQLite through CSQLite, a system library target: nothing that depends on the UndoKit product
-// compiles or links it.
+// SQLite through CSQLite and PostgreSQL's client library through CLibPQ, system library
+// targets: nothing that depends on the UndoKit product compiles or links them.
 let package = Package(
     name: "UndoKit",
     products: [
@@ -30,7 +30,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "TODOKit", dependencies: ["UndoKit", "CSQLite"]),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "TODOKit", dependencies: ["UndoKit", "CSQLite", "CLibPQ"]),
         .executableTarget(name: "todo", dependencies: ["TODOKit"]),
         // Fixtures: data files written by earlier versions of `todo`, read by the tests by path.
         .testTarget(name: "TODOKitTests", dependencies: ["TODOKit", "todo"], exclude: ["Fixtures"]),

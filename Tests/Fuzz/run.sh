@@ -7,8 +7,9 @@
 # A harness is a Tests/Fuzz/<Name>.swift file defining LLVMFuzzerTestOneInput with @_cdecl; its
 # seed corpus is Tests/Fuzz/Corpus/<Name>/. Each is compiled with the TODOKit sources in one
 # module (so it can reach internal functions), linked to UndoKit built as a library with
-# -enable-testing (so a harness may `@testable import UndoKit`) and to the system's SQLite
-# (the CSQLite module map, as SwiftPM's system library target), with -sanitize=fuzzer,address.
+# -enable-testing (so a harness may `@testable import UndoKit`) and to the system's SQLite and
+# libpq (the CSQLite and CLibPQ module maps, as SwiftPM's system library targets), with
+# -sanitize=fuzzer,address.
 # Everything is built in .build-fuzz/ (git-ignored): the binaries, the working corpora (which
 # grow as the fuzzer finds new inputs) and, under artifacts/<Name>/, any crashing input, to
 # replay with `.build-fuzz/<Name> .build-fuzz/artifacts/<Name>/crash-…`.
@@ -36,6 +37,12 @@ swiftc "${flags[@]}" -enable-testing -module-name UndoKit \
     -emit-library -static -emit-module -emit-module-path "$build/modules/UndoKit.swiftmodule" \
     -o "$build/modules/libUndoKit.a" "${undokit_sources[@]}"
 
+# TODOKit also links libpq (the CLibPQ module map); its header's directory, for clang.
+libpq_cflags=()
+for flag in $(pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql); do
+    libpq_cflags+=(-Xcc "$flag")
+done
+
 harnesses=(Tests/Fuzz/*.swift)
 failed=()
 for harness in "${harnesses[@]}"; do
@@ -43,6 +50,7 @@ for harness in "${harnesses[@]}"; do
     echo "fuzz: building $name" >&2
     swiftc "${flags[@]}" -module-name "${name}Fuzz" -I "$build/modules" -L "$build/modules" -lUndoKit \
         -I Sources/CSQLite $(pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+        -I Sources/CLibPQ "${libpq_cflags[@]}" $(pkg-config --libs libpq 2>/dev/null || echo -lpq) \
         "${todokit_sources[@]}" "$harness" -o "$build/$name" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 
     corpus="$build/corpus/$name"

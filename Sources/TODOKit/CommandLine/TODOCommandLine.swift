@@ -6,6 +6,7 @@ import Foundation
 /// ```
 /// todo [--file PATH]                      read commands from standard input
 /// todo [--file PATH] <command> [args…]   run one command and exit
+/// todo --database postgres://…           the same, on a list kept in PostgreSQL
 /// ```
 ///
 /// The `todo` executable is `exit(TODOCommandLine.run(…))`; tests call ``run(arguments:environment:console:)``
@@ -55,10 +56,13 @@ public enum TODOCommandLine {
             console.writeError("todo: \(error)\n")
             return 2
         }
-        let fileURL =
-            invocation.file.map { URL(fileURLWithPath: $0) }
-            ?? TODOStore.defaultFileURL(environment: environment)
-        let store = TODOStore(fileURL: fileURL, options: options)
+        let store: TODOStore
+        do {
+            store = try TODOStore(file: invocation.file, database: invocation.database, environment: environment, options: options)
+        } catch {
+            console.writeError("todo: \(TerminalText.line(error.message))\n")
+            return 2
+        }
         let person = invocation.person ?? TODODatabase.defaultPerson(environment: environment)
 
         guard !invocation.command.isEmpty else {
@@ -141,6 +145,7 @@ public enum TODOCommandLine {
         """
         usage: todo [--file PATH] [--as NAME]                     read commands from standard input
                todo [--file PATH] [--as NAME] <command> [args…]   run one command and exit
+               todo --database URL [--as NAME] [<command> [args…]]  the same, the list in PostgreSQL
                todo --help | --version
         The list is the SQLite database --file, else $TODO_FILE, else
         $XDG_DATA_HOME/undokit-todo/todo.db, else ~/.local/share/undokit-todo/todo.db (a PATH
@@ -150,6 +155,12 @@ public enum TODOCommandLine {
         in it too; $TODO_HISTORY_LIMIT is how many steps it keeps (default 100; 0 keeps none).
         --as NAME is who you are in it (default: your login name): whose steps your undo takes,
         in this session and the next, and who history says made each step.
+        --database URL (else $TODO_DATABASE_URL, when --file is not given) keeps the list in
+        a PostgreSQL database instead, to share it across machines: a URL such as
+        postgres://alice@db.example/todo or postgresql://alice:secret@localhost:5432/todo
+        (postgres:///todo?host=/tmp for a local server's socket). The database must exist
+        (createdb todo); todo makes its tables at the first change. Every session hears the
+        others' changes at once; $TODO_LOCK_TIMEOUT is how long a change waits for another's.
 
         """
     }
@@ -203,6 +214,8 @@ extension TODOCommandLine {
     /// The parsed command line.
     struct Invocation: Equatable {
         var file: String?
+        /// `--database URL`: the list in PostgreSQL.
+        var database: String?
         /// `--as NAME`: the person the steps are made for.
         var person: String?
         var wantsHelp = false
@@ -236,6 +249,17 @@ extension TODOCommandLine {
                     let path = String(option.dropFirst("--file=".count))
                     guard !path.isEmpty else { throw Failure(message: "--file needs a path") }
                     file = path
+                case "--database":
+                    guard let url = remaining.popFirst(), !url.isEmpty else {
+                        throw Failure(message: "--database needs a URL, such as postgres://alice@db.example/todo")
+                    }
+                    database = url
+                case let option where option.hasPrefix("--database="):
+                    let url = String(option.dropFirst("--database=".count))
+                    guard !url.isEmpty else {
+                        throw Failure(message: "--database needs a URL, such as postgres://alice@db.example/todo")
+                    }
+                    database = url
                 case "--as":
                     guard let name = remaining.popFirst() else {
                         throw Failure(message: "--as needs a name")
@@ -248,6 +272,10 @@ extension TODOCommandLine {
                 }
             }
             command = Array(remaining)
+            if file != nil && database != nil {
+                throw Failure(
+                    message: "--file names an SQLite file and --database a PostgreSQL database; give one of them")
+            }
         }
 
         /// A person's name as `history` shows it: one line of up to 32 characters, no control

@@ -31,6 +31,51 @@ extension TODOStore {
     }
 }
 
+extension TODOStore {
+    /// The environment variable that names a PostgreSQL database to keep the list in.
+    public static let databaseURLVariable = "TODO_DATABASE_URL"
+
+    /// The list the command line names: `--database URL` (PostgreSQL), else `--file PATH`
+    /// (SQLite), else `$TODO_DATABASE_URL`, else the SQLite file of
+    /// ``defaultFileURL(environment:)``. A list in PostgreSQL keeps the lines typed at its
+    /// prompt on this machine, in the directory of the default file.
+    ///
+    /// ```swift
+    /// let store = try TODOStore(
+    ///     file: nil, database: "postgres://alice@db.example/todo", environment: [:], options: .init())
+    /// print(store.location)   // postgres://alice@db.example/todo
+    /// ```
+    ///
+    /// - Throws: ``TODOCommandLine/Invocation/Failure`` for a URL that is not a PostgreSQL one,
+    ///   saying why and without its password.
+    init(
+        file: String?, database: String?, environment: [String: String], options: Options
+    ) throws(TODOCommandLine.Invocation.Failure) {
+        let example = "such as postgres://alice@db.example/todo"
+        var text = database
+        var source = "--database takes a PostgreSQL URL \(example)"
+        if text == nil, file == nil, let variable = environment[Self.databaseURLVariable], !variable.isEmpty {
+            text = variable
+            source = "\(Self.databaseURLVariable) must be a PostgreSQL URL \(example)"
+        }
+        guard let text else {
+            let fileURL = file.map { URL(fileURLWithPath: $0) } ?? Self.defaultFileURL(environment: environment)
+            self.init(fileURL: fileURL, options: options)
+            return
+        }
+        let url: PostgresURL
+        do {
+            url = try PostgresURL(text)
+        } catch {
+            throw .init(message: "\(source): \(error.reason) (an SQLite file is --file PATH)")
+        }
+        var withoutFile = environment
+        withoutFile["TODO_FILE"] = nil
+        let directory = Self.defaultFileURL(environment: withoutFile).deletingLastPathComponent()
+        self.init(databaseURL: url, linesDirectory: directory, options: options)
+    }
+}
+
 extension TODOStore.Options {
     /// The environment variable that sets ``lockTimeout``, in seconds.
     public static let lockTimeoutVariable = "TODO_LOCK_TIMEOUT"

@@ -105,23 +105,22 @@ extension TODODatabase {
         guard let connection else {
             return 0
         }
-        let targetValue: SQLiteValue
+        let targetValue: SQLValue
         if let target {
             targetValue = .integer(target)
         } else {
             targetValue = .null
         }
-        let id = try run(writing: true) { () throws(SQLiteError) -> Int64 in
-            try connection.execute(
+        let id = try run(writing: true) { () throws(SQLError) -> Int64 in
+            try connection.integer(
                 """
                 INSERT INTO step (kind, target, name, person, origin, made_at, revision)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     .text(kind.rawValue), targetValue, .text(name), .text(person), .text(origin),
                     .integer(Int64(date.timeIntervalSince1970.rounded(.down))), .int(revision),
-                ])
-            return connection.lastInsertedRowID
+                ]) ?? 0
         }
         try insertChanges(changes, of: id)
         return id
@@ -136,7 +135,7 @@ extension TODODatabase {
         guard let connection else {
             return
         }
-        try run(writing: true) { () throws(SQLiteError) in
+        try run(writing: true) { () throws(SQLError) in
             try connection.execute(
                 "UPDATE step SET name = ?, made_at = ?, revision = ? WHERE id = ?",
                 [.text(name), .integer(Int64(date.timeIntervalSince1970.rounded(.down))), .int(revision), .integer(id)])
@@ -155,7 +154,7 @@ extension TODODatabase {
             guard let columns = Self.columns(of: identified) else {
                 throw .unwritable(path: path, reason: "a change of the list cannot be saved in its history")
             }
-            try run(writing: true) { () throws(SQLiteError) in
+            try run(writing: true) { () throws(SQLError) in
                 try connection.execute(
                     """
                     INSERT INTO step_change (step, revision, number, op, item, position, destination,
@@ -175,7 +174,7 @@ extension TODODatabase {
             return
         }
         for id in ids {
-            try run(writing: true) { () throws(SQLiteError) in
+            try run(writing: true) { () throws(SQLError) in
                 try connection.execute("UPDATE step SET dropped = 1 WHERE id = ?", [.integer(id)])
             }
         }
@@ -189,7 +188,7 @@ extension TODODatabase {
         guard let connection, oldestDeleted >= 1 else {
             return
         }
-        try run(writing: true) { () throws(SQLiteError) in
+        try run(writing: true) { () throws(SQLError) in
             try connection.execute("DELETE FROM step_change WHERE step <= ?", [.integer(oldestDeleted)])
             try connection.execute("DELETE FROM step WHERE id <= ?", [.integer(oldestDeleted)])
         }
@@ -198,11 +197,11 @@ extension TODODatabase {
     /// The columns `op` to `old_priority` of a change: the new item's fields for an insertion
     /// or a replacement, the old item's for a removal or a replacement; `nil` without the
     /// inverse a removal or replacement needs.
-    static func columns(of identified: TODOList.IdentifiedChange) -> [SQLiteValue]? {
-        func fields(_ item: TODOItem) -> [SQLiteValue] {
+    static func columns(of identified: TODOList.IdentifiedChange) -> [SQLValue]? {
+        func fields(_ item: TODOItem) -> [SQLValue] {
             [.text(item.title), .text(item.detail), .int(item.isDone ? 1 : 0), .text(item.priority.rawValue)]
         }
-        let none: [SQLiteValue] = [.null, .null, .null, .null]
+        let none: [SQLValue] = [.null, .null, .null, .null]
         switch (identified.change, identified.inverse) {
         case (.insert(let item, let position), _):
             return [.text("insert"), .text(item.id.uuidString), .int(position), .null] + fields(item) + none
@@ -229,7 +228,7 @@ extension TODODatabase {
         }
         var steps: [HistoryStep] = []
         var damaged: Int64?
-        try run { () throws(SQLiteError) in
+        try run { () throws(SQLError) in
             try connection.forEachRow(
                 "SELECT id, kind, target, name, person, origin, made_at, revision, dropped FROM step ORDER BY id"
             ) { row in
@@ -277,13 +276,13 @@ extension TODODatabase {
         return changes
     }
 
-    private func readChanges(where condition: String, _ values: [SQLiteValue]) throws(TODOStoreError) -> [StepChange] {
+    private func readChanges(where condition: String, _ values: [SQLValue]) throws(TODOStoreError) -> [StepChange] {
         guard let connection else {
             return []
         }
         var changes: [StepChange] = []
         var damaged: (step: Int64, number: Int64)?
-        try run { () throws(SQLiteError) in
+        try run { () throws(SQLError) in
             try connection.forEachRow(
                 """
                 SELECT step, revision, number, op, item, position, destination,
@@ -308,7 +307,7 @@ extension TODODatabase {
     }
 
     /// A change from its row, or `nil` if the row holds what `todo` never writes.
-    static func change(from row: SQLiteConnection.Row) -> StepChange? {
+    static func change(from row: SQLRow) -> StepChange? {
         guard let item = UUID(parsingUTF8: row.bytes(4)) else {
             return nil
         }
@@ -372,7 +371,7 @@ extension TODODatabase {
         guard let connection else {
             return nil
         }
-        return try run { () throws(SQLiteError) in
+        return try run { () throws(SQLError) in
             try connection.firstRow(
                 """
                 SELECT step.id, step.person, step.made_at FROM step JOIN step_change ON step_change.step = step.id

@@ -102,9 +102,13 @@ extension TODODatabase {
     static let applicationID: Int64 = 0x544F_444F
 
     /// The connection, opened if the database exists, or if there are old files to import
-    /// into a new one; `nil` otherwise, creating nothing.
-    func openedIfItExists() throws(TODOStoreError) -> SQLiteConnection? {
+    /// into a new one; `nil` otherwise, creating nothing. On PostgreSQL: connected, and `nil`
+    /// while the database has none of the list's tables.
+    func openedIfItExists() throws(TODOStoreError) -> (any SQLConnection)? {
         if let connection { return connection }
+        if let databaseURL = store.databaseURL {
+            return try openedPostgres(databaseURL, creating: false)
+        }
         guard FileManager.default.fileExists(atPath: path) || LegacyFiles.exist(at: store.legacyURL) else { return nil }
         return try opened(creating: true)
     }
@@ -112,8 +116,18 @@ extension TODODatabase {
     /// The connection, opening the database (and with `creating`, making it) first: a new
     /// or older schema is brought up to date, old files are imported into a new database, and
     /// anything that is not a TODO list of a version this `todo` reads is refused, unchanged.
-    func opened(creating: Bool) throws(TODOStoreError) -> SQLiteConnection {
+    func opened(creating: Bool) throws(TODOStoreError) -> any SQLConnection {
         if let connection { return connection }
+        if let databaseURL = store.databaseURL {
+            guard let connection = try openedPostgres(databaseURL, creating: creating) else {
+                throw .unreadable(path: path, reason: "the database holds no TODO list")
+            }
+            return connection
+        }
+        return try openedSQLite(creating: creating)
+    }
+
+    private func openedSQLite(creating: Bool) throws(TODOStoreError) -> SQLiteConnection {
         let exists = FileManager.default.fileExists(atPath: path)
         // Old files are read before anything is created: damaged ones leave no trace.
         var legacy = exists ? nil : try LegacyFiles.read(at: store.legacyURL)
@@ -121,11 +135,11 @@ extension TODODatabase {
             guard creating || legacy != nil else { throw .unreadable(path: path, reason: "there is no such file") }
             try createDirectory()
         }
-        let connection = try run(writing: !exists) { () throws(SQLiteError) in
+        let connection = try run(writing: !exists) { () throws(SQLError) in
             try SQLiteConnection(path: path, creating: !exists)
         }
         connection.setBusyTimeout(milliseconds: Int32(clamping: store.options.lockTimeout.wholeMilliseconds))
-        let (application, version) = try run { () throws(SQLiteError) in
+        let (application, version) = try run { () throws(SQLError) in
             // FULL: a reported line is on disk. Debian builds SQLite to overwrite every freed page
             // (trimmed steps) on disk; FAST clears them only in pages written anyway.
             try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = FAST")
@@ -158,7 +172,7 @@ extension TODODatabase {
                     }
                 }
             } else if LegacyFiles.exist(at: store.legacyURL),
-                try run({ () throws(SQLiteError) in
+                try run({ () throws(SQLError) in
                     try connection.firstRow("SELECT imported_from FROM list_state") { $0.text(0) }
                 }) == store.legacyURL.path
             {
@@ -178,19 +192,19 @@ extension TODODatabase {
     {
         // WAL lets readers read while a writer writes; the mode is kept in the file, and
         // cannot be set inside a transaction.
-        try run(writing: true) { () throws(SQLiteError) in try connection.executeScript("PRAGMA journal_mode = WAL") }
+        try run(writing: true) { () throws(SQLError) in try connection.executeScript("PRAGMA journal_mode = WAL") }
         var versionBefore = 0
         var droppedSteps = 0
         var imported = false
         try write { () throws(TODOStoreError) in
             // Read again under the lock: another process may have just done it.
             versionBefore = Int(
-                try run { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") } ?? 0)
+                try run { () throws(SQLError) in try connection.integer("PRAGMA user_version") } ?? 0)
             if versionBefore == 2 {
                 droppedSteps = Int(
-                    try run { () throws(SQLiteError) in try connection.integer("SELECT count(*) FROM step") } ?? 0)
+                    try run { () throws(SQLError) in try connection.integer("SELECT count(*) FROM step") } ?? 0)
             }
-            try run(writing: true) { () throws(SQLiteError) in
+            try run(writing: true) { () throws(SQLError) in
                 for script in Self.migrations[versionBefore...] {
                     try connection.executeScript(script)
                 }
@@ -229,7 +243,7 @@ extension TODODatabase {
     /// Puts the contents of old files in the new, empty database, at their revision.
     private func importLegacy(_ legacy: LegacyFiles.Contents) throws(TODOStoreError) {
         try commit(legacy.list.items.enumerated().map { .init(change: .insert($1, at: $0), itemID: nil) })
-        try run(writing: true) { () throws(SQLiteError) in
+        try run(writing: true) { () throws(SQLError) in
             try connection?.execute(
                 "UPDATE list_state SET revision = ?, imported_from = ?",
                 [.int(legacy.revision), .text(store.legacyURL.path)])

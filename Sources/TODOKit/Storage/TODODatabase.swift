@@ -1,13 +1,17 @@
-import CSQLite
 import Foundation
 
-/// A connection to a list's database, and what this process last read of it: the revision,
-/// and SQLite's `data_version`, which tells in one call whether another process committed.
+/// A connection to a list's database, SQLite or PostgreSQL, and what this process last read of
+/// it: the revision, and a number that tells in one call whether another process committed
+/// (SQLite's `data_version`; PostgreSQL's list revision).
 ///
-/// A change is one transaction (``write(_:)``): it takes SQLite's write lock, catches up with
-/// what other processes committed (``refresh()``), writes the list's changes and the undo
-/// history's, and commits, so that a crash keeps both or neither. Reading takes no lock, and a
-/// missing database reads as an empty list: nothing is created until a change is saved.
+/// A change is one transaction (``write(_:)``): it takes the write lock (SQLite's, or on
+/// PostgreSQL an `EXCLUSIVE` lock of `list_state`; see ``SQLDialect`` for why), catches up
+/// with what other processes committed (``refresh()``), writes the list's changes and the undo
+/// history's, and commits, so that a crash keeps both or neither. On PostgreSQL the same
+/// transaction sends a notification naming this process, which the others hear
+/// (``changeDescriptor``). Reading takes no lock, and a missing database (or, on PostgreSQL, a
+/// database without the list's tables) reads as an empty list: nothing is created until a
+/// change is saved.
 ///
 /// ```swift
 /// let database = TODODatabase(store: store)
@@ -36,12 +40,24 @@ public final class TODODatabase {
     /// named by the history's step that removed it, if the history is kept.
     public private(set) var changedElsewhere: [TODOItem.ID: String] = [:]
 
-    var connection: SQLiteConnection?
+    /// The connection to the list's tables, once they exist.
+    var connection: (any SQLConnection)?
+    /// On PostgreSQL, the connection to the server, made before the list's tables may exist
+    /// (it listens for other processes' changes from the start).
+    var serverConnection: PostgresConnection?
     var isWriting = false
     private var isLoaded = false
-    /// SQLite's `data_version` as this process last read it: another connection's commit
-    /// changes it, this connection's own never do.
+    /// The connection's ``SQLConnection/dataVersion()`` as this process last read it: another
+    /// connection's commit changes it.
     private(set) var dataVersion: Int64?
+    /// On PostgreSQL: another process's notification was heard since the last ``refresh()``.
+    var heardChangeElsewhere = false
+    /// On PostgreSQL: the server connection's reconnections the last ``refresh()`` knew of
+    /// (a notification sent while the connection was away was never heard).
+    var reconnectionsSeen = 0
+    /// On PostgreSQL: ``hasChangedElsewhere()`` said yes once for a broken connection, and
+    /// says no until it works again.
+    var connectionLossReported = false
     private var originIsRecorded = false
     /// Inside ``write(_:)``, after ``commit(_:)``: the revision to go back to if the
     /// transaction is rolled back.
@@ -52,7 +68,8 @@ public final class TODODatabase {
         self.store = store
     }
 
-    var path: String { store.fileURL.path }
+    /// The list's place in messages: the file's path, or the server's URL without password.
+    var path: String { store.location }
 
     /// What ``refresh()`` found.
     public enum Refresh: Equatable {
@@ -65,14 +82,16 @@ public final class TODODatabase {
     }
 
     /// Brings this process up to date: `.loaded` the first time, `.changed` when another
-    /// process committed since. Costs one `PRAGMA data_version` when nothing changed; the list
-    /// is read only when it did.
+    /// process committed since. Costs one `PRAGMA data_version` (SQLite) or one read of the
+    /// revision (PostgreSQL) when nothing changed; the list is read only when it did.
     public func refresh() throws(TODOStoreError) -> Refresh {
+        // What was heard until now is read below; what is heard from now on is news.
+        try forgetNotifications()
         guard let connection = try openedIfItExists() else {
             defer { isLoaded = true }
             return isLoaded ? .unchanged : .loaded(TODOList())
         }
-        let version = try run { () throws(SQLiteError) in try connection.integer("PRAGMA data_version") }
+        let version = try run { () throws(SQLError) in try connection.dataVersion() }
         if isLoaded && version == dataVersion { return .unchanged }
         let read = try reading {
             () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
@@ -97,7 +116,20 @@ public final class TODODatabase {
     ///   other processes, ``TODOStoreError/unwritable(path:reason:)``, or what `body` throws.
     public func write(_ body: () throws(TODOStoreError) -> Void) throws(TODOStoreError) {
         let connection = try opened(creating: true)
-        try run(writing: true) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
+        try run(writing: true) { () throws(SQLError) in
+            for statement in connection.dialect.beginWrite {
+                do throws(SQLError) {
+                    try connection.execute(statement)
+                } catch {
+                    // A BEGIN that ran leaves a transaction to end (the lock was refused); a
+                    // connection that broke left none.
+                    if error.kind != .connectionLost && error.kind != .cannotConnect {
+                        _ = try? connection.execute("ROLLBACK")
+                    }
+                    throw error
+                }
+            }
+        }
         isWriting = true
         defer {
             isWriting = false
@@ -110,9 +142,18 @@ public final class TODODatabase {
             } catch {
                 throw TODOStoreError.unwritable(path: path, reason: "\(error)")
             }
-            try run(writing: true) { () throws(SQLiteError) in try connection.execute("COMMIT") }
+            try run(writing: true) { () throws(SQLError) in
+                if connection.dialect.notifies && revisionBeforeCommit != nil {
+                    // Delivered at the commit, and only if it commits: the payload names this
+                    // process, so that it can tell its own change from others'.
+                    try connection.execute("SELECT pg_notify(?, ?)", [.text(Self.notificationChannel), .text(origin)])
+                }
+                try connection.execute("COMMIT")
+            }
         } catch {
-            _ = try? connection.execute("ROLLBACK")
+            if !error.isConnectionProblem {
+                _ = try? connection.execute("ROLLBACK")
+            }
             revision = revisionBeforeCommit ?? revision
             originIsRecorded = false
             throw error
@@ -121,17 +162,17 @@ public final class TODODatabase {
 
     /// Writes `changes`, made in order to the list on disk, as the next revision, inside
     /// ``write(_:)``. Each names the item it touches and must find it where it says; a
-    /// database that says otherwise was changed behind SQLite's back, which is damage. Costs
+    /// database that says otherwise was changed behind todo's back, which is damage. Costs
     /// what the changes cost, whatever the length of the list.
     public func commit(_ changes: [TODOList.IdentifiedChange]) throws(TODOStoreError) {
         precondition(isWriting, "TODODatabase.commit(_:) runs inside write(_:)")
         guard !changes.isEmpty, let connection else { return }
         let next = revision + 1
-        try run(writing: true) { () throws(SQLiteError) in
+        try run(writing: true) { () throws(SQLError) in
             if !originIsRecorded {
                 // Who changed what, for people and for undo that tells sessions apart.
                 try connection.execute(
-                    "INSERT OR IGNORE INTO origin (id, pid, started, person) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO origin (id, pid, started, person) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [.text(origin), .int(Int(getpid())), .real(Date().timeIntervalSince1970), .text(person)])
             }
             for change in changes {
@@ -147,21 +188,20 @@ public final class TODODatabase {
     /// One change as SQL, positions shifted by hand. Every statement that finds an item checks
     /// its identity too, and an insertion its position.
     private func write(
-        _ identified: TODOList.IdentifiedChange, revision: Int, on connection: SQLiteConnection
-    ) throws(SQLiteError) {
+        _ identified: TODOList.IdentifiedChange, revision: Int, on connection: any SQLConnection
+    ) throws(SQLError) {
         let id = identified.itemID?.uuidString ?? ""
         // The number of items, from the position index (positions run 0, 1, 2, …).
-        func count() throws(SQLiteError) -> Int {
-            Int(try connection.integer("SELECT ifnull(max(position), -1) + 1 FROM item") ?? 0)
+        func count() throws(SQLError) -> Int {
+            Int(try connection.integer("SELECT coalesce(max(position), -1) + 1 FROM item") ?? 0)
         }
-        func expectItem(_ changed: Int, at position: Int) throws(SQLiteError) {
+        func expectItem(_ changed: Int, at position: Int) throws(SQLError) {
             guard changed == 1 else {
-                throw SQLiteError(
-                    code: SQLITE_CORRUPT, message: "item \(position + 1) is not the item this todo changed")
+                throw SQLError(kind: .corrupt, message: "item \(position + 1) is not the item this todo changed")
             }
         }
-        let stamp: [SQLiteValue] = [.int(revision), .text(origin)]
-        func fields(_ item: TODOItem) -> [SQLiteValue] {
+        let stamp: [SQLValue] = [.int(revision), .text(origin)]
+        func fields(_ item: TODOItem) -> [SQLValue] {
             [.text(item.title), .text(item.detail), .int(item.isDone ? 1 : 0), .text(item.priority.rawValue)] + stamp
         }
         switch identified.change {
@@ -206,7 +246,7 @@ public final class TODODatabase {
 
     func readRevision() throws(TODOStoreError) -> Int {
         let revision =
-            try run { () throws(SQLiteError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
+            try run { () throws(SQLError) in try connection?.integer("SELECT revision FROM list_state") } ?? nil
         guard let revision, revision >= 0, revision < Int64.max else {
             throw .corrupt(path: path, reason: "the list's revision is missing or out of range")
         }
@@ -225,11 +265,11 @@ public final class TODODatabase {
             }
             return person
         }
-        try run { () throws(SQLiteError) in
+        try run { () throws(SQLError) in
             try connection?.forEachRow(
                 """
                 SELECT item.id, origin.person FROM item LEFT JOIN origin ON origin.id = changed_by
-                WHERE changed_in > ? AND changed_by IS NOT ?
+                WHERE changed_in > ? AND (changed_by IS NULL OR changed_by != ?)
                 """, [.int(revision), .text(origin)]
             ) { row in
                 guard let id = UUID(parsingUTF8: row.bytes(0)) else {
@@ -268,7 +308,7 @@ public final class TODODatabase {
         guard let connection else { return TODOList() }
         var items: [TODOItem] = []
         var problem: String?
-        try run { () throws(SQLiteError) in
+        try run { () throws(SQLError) in
             try connection.forEachRow(
                 "SELECT position, id, title, detail, is_done, priority FROM item ORDER BY position"
             ) { row in
@@ -299,22 +339,25 @@ public final class TODODatabase {
     /// inside ``write(_:)``, in that transaction.
     func reading<Value>(_ body: () throws(TODOStoreError) -> Value) throws(TODOStoreError) -> Value {
         guard !isWriting, let connection else { return try body() }
-        try run { () throws(SQLiteError) in try connection.execute("BEGIN") }
+        try run { () throws(SQLError) in try connection.execute(connection.dialect.beginRead) }
         defer { _ = try? connection.execute("COMMIT") }
         return try body()
     }
 
-    /// Runs SQLite calls, turning their errors into the store's, which name the file.
+    /// Runs database calls, turning their errors into the store's, which name the file or the
+    /// server.
     @discardableResult
-    func run<Value>(writing: Bool = false, _ body: () throws(SQLiteError) -> Value) throws(TODOStoreError) -> Value {
+    func run<Value>(writing: Bool = false, _ body: () throws(SQLError) -> Value) throws(TODOStoreError) -> Value {
         do {
             return try body()
         } catch {
-            switch error.primaryCode {
-            case SQLITE_BUSY, SQLITE_LOCKED: throw .locked(path: path, timeout: store.options.lockTimeout)
-            case SQLITE_NOTADB: throw .foreign(path: path, reason: error.message)
-            case SQLITE_CORRUPT: throw .corrupt(path: path, reason: error.message)
-            default:
+            switch error.kind {
+            case .busy: throw .locked(path: path, timeout: store.options.lockTimeout)
+            case .notADatabase: throw .foreign(path: path, reason: error.message)
+            case .corrupt: throw .corrupt(path: path, reason: error.message)
+            case .cannotConnect: throw .unreachable(server: path, reason: error.message)
+            case .connectionLost: throw .connectionLost(server: path, reason: error.message)
+            case .failed:
                 throw writing
                     ? .unwritable(path: path, reason: error.message) : .unreadable(path: path, reason: error.message)
             }

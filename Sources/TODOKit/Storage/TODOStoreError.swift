@@ -28,6 +28,14 @@ public enum TODOStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ``TODOStore/Options/lockTimeout``: `/tmp/todo.db is busy: another todo has been
     /// changing it for 5 s; try again`.
     case locked(path: String, timeout: Duration)
+    /// The PostgreSQL server could not be reached, or refused the connection (no such
+    /// database, a password it does not take), named by its URL without the password:
+    /// `cannot connect to postgres://alice@db.example/todo: connection refused …`.
+    case unreachable(server: String, reason: String)
+    /// The connection to the PostgreSQL server broke during a change or a read: the server
+    /// rolls back a transaction it cut short, so nothing of it is half-written; the next
+    /// operation connects again.
+    case connectionLost(server: String, reason: String)
 
     /// A one-line message naming the file and the problem.
     public var description: String {
@@ -44,11 +52,25 @@ public enum TODOStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "cannot save \(path): \(reason)"
         case .locked(let path, let timeout):
             "\(path) is busy: another todo has been changing it for \(Self.seconds(timeout)) s; try again"
+        case .unreachable(let server, let reason):
+            "cannot connect to \(server): \(reason)"
+        case .connectionLost(let server, let reason):
+            "lost the connection to \(server) (\(reason)); the server rolls back what it cut short, and the "
+                + "next line connects again"
         }
     }
 
     /// Whether another process held the lock: then nothing was tried.
     var isLocked: Bool { if case .locked = self { true } else { false } }
+
+    /// Whether the server could not be reached or the connection broke: then there is no
+    /// transaction left to roll back (the server rolled it back).
+    var isConnectionProblem: Bool {
+        switch self {
+        case .unreachable, .connectionLost: true
+        default: false
+        }
+    }
 
     /// `5`, `0.2`: a timeout as `TODO_LOCK_TIMEOUT` would set it.
     private static func seconds(_ duration: Duration) -> String {
