@@ -23,9 +23,10 @@
 # session and the one-shot on two TCP connections. Timings are wall-clock on whatever else
 # the machine is doing: compare within a run.
 #
-# Results (release, 2 cores shared with other builds): SQLite, 20 trials, median 102 ms
-# (quartiles 52–181 ms, worst 234 ms); waiting costs 0.58 ms of processor time a second. See
-# Benchmarks/README.md, "The TODO sample's live updates".
+# Results (2026-11-28, release, 2 cores shared with other builds), 20 trials each: SQLite
+# median 146 ms (quartiles 44–203 ms, worst 235 ms), waiting costs 0.57 ms of processor time a
+# second; PostgreSQL median 1 ms (quartiles 0–7 ms, worst 26 ms), waiting costs nothing
+# measurable. See Benchmarks/README.md, "The TODO sample's live updates".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-15}"
