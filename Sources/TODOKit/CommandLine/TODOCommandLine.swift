@@ -114,16 +114,16 @@ public enum TODOCommandLine {
 
     /// A line editor on the terminal whose ↑ recalls the lines of earlier sessions, each line
     /// added to those saved beside the list (by every session) as it is typed.
-    static func lineEditor(recallingFrom file: LineHistoryFile, console: Console) -> (String) -> String? {
+    static func lineEditor(recallingFrom file: LineHistoryFile, console: Console) -> (String, ChangeWatch?) -> String? {
         // Made at the first prompt, once the list is open: opening it may have imported the
         // lines of an earlier version's file.
         var madeReader: TerminalLineReader?
         var reportedFailure = false
-        return { prompt in
+        return { prompt, watch in
             let reader =
                 madeReader ?? TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: file.load())
             madeReader = reader
-            let line = reader.readLine(prompt: prompt)
+            let line = reader.readLine(prompt: prompt, watching: watch)
             if let line {
                 do {
                     try file.append([line])

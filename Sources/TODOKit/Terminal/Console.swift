@@ -29,8 +29,16 @@ public struct Console {
     /// lines on: true only for ``standard`` in a terminal.
     public var usesTerminal = false
     /// Reads a line showing a prompt, when a line editor draws the prompt itself; `nil` uses
-    /// ``readLine`` after writing the prompt.
-    public var readLineWithPrompt: ((String) -> String?)?
+    /// ``readLine`` after writing the prompt. While it waits for keys it shows the changes the
+    /// ``ChangeWatch`` reports, if one is given, above the prompt (``TerminalLineReader``).
+    public var readLineWithPrompt: ((String, ChangeWatch?) -> String?)?
+    /// Reads the next line as ``readLine`` does, showing the changes the ``ChangeWatch``
+    /// reports while it waits between two lines (``PlainLineReader``): what a session whose
+    /// input is not a terminal reads with, since its output is then at the end of a line.
+    /// `nil` (a terminal typed into without a line editor, whose half-typed line would be
+    /// cut by a change's line; a test's console) reads with ``readLine``, and changes show at
+    /// the next line.
+    public var readLineWatching: ((ChangeWatch) -> String?)?
 
     /// Creates a console from its parts.
     public init(
@@ -48,16 +56,21 @@ public struct Console {
     }
 
     /// Standard input, output and error; interactive when standard input is a terminal.
+    /// Input that is not a terminal is read watching for changes (``readLineWatching``).
     public static var standard: Console {
+        let reader = PlainLineReader(input: STDIN_FILENO)
         var console = Console(
             isInteractive: isatty(STDIN_FILENO) == 1,
-            readLine: { Swift.readLine(strippingNewline: true) },
+            readLine: { reader.readLine() },
             // FileHandle writes go straight to the descriptor, so a prompt without a newline
             // appears at once and output stays ordered with standard error.
             write: { try? FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) },
             writeError: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
         )
         console.usesTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if isatty(STDIN_FILENO) != 1 {
+            console.readLineWatching = { reader.readLine(watching: $0) }
+        }
         return console
     }
 }

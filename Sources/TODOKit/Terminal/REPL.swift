@@ -13,8 +13,8 @@ import Foundation
 /// what it did, so whatever the REPL reports is on disk. A line that cannot be saved (the
 /// location is not writable, the disk is full, another process held the lock too long) is
 /// rolled back, in the database and in the session, and says so: nothing it did is shown as
-/// done. When another process changed the list, the REPL reloads it first and says so in one
-/// line. A session's `undo` and `redo` take only its own steps (``ownStepsOnly``), and refuse
+/// done. When another process changed the list, the REPL reloads it and says so in one line, as
+/// it comes while the REPL waits for a line (``changeWatch``), or else before the next line runs. A session's `undo` and `redo` take only its own steps (``ownStepsOnly``), and refuse
 /// a step whose item another process changed since; the list's undo history, shared by every
 /// process, is read when a command needs it (`history`, `goto`).
 ///
@@ -110,14 +110,7 @@ public final class REPL {
                 _ = catchUp()
                 flushOutput()
             }
-            let line: String?
-            if console.isInteractive, let readWithPrompt = console.readLineWithPrompt {
-                line = readWithPrompt(prompt)   // the line editor draws the prompt
-            } else {
-                if console.isInteractive { console.write(prompt) }
-                line = console.readLine()
-            }
-            guard let line else {
+            guard let line = readNextLine() else {
                 // End of input (Ctrl-D in a terminal) ends the prompt line the user was on
                 // (the line editor has done so already).
                 if console.isInteractive && console.readLineWithPrompt == nil {

@@ -15,6 +15,10 @@ import Foundation
 /// only its end was in view while it was edited; and when the window is resized while a line
 /// is edited (SIGWINCH), the line is drawn again for the new width.
 ///
+/// While it waits for keys it can watch for another process's change (``ChangeWatch``): when
+/// one comes, the prompt's row is cleared, the watch writes its lines there, and the prompt it
+/// returns is drawn below them with the line as it was, the cursor where it was.
+///
 /// ```swift
 /// let reader = TerminalLineReader(input: STDIN_FILENO, output: STDOUT_FILENO, history: [])
 /// while let line = reader.readLine(prompt: "todo> ") { print(line) }
@@ -28,6 +32,11 @@ public final class TerminalLineReader {
     private var typedAhead: ArraySlice<LineEditor.Key> = []
     /// The column the cursor was left in by the last draw, counted from the prompt's start.
     private var drawnCursorColumn = 0
+    /// The prompt of the line being read: the one given, or the one a change shown while
+    /// waiting returned.
+    private var prompt = ""
+    /// What the line being read watches while it waits for keys.
+    private var waiting = ChangeWatch.Waiting(nil)
 
     /// The lines typed so far, oldest first, earlier sessions' included: what ↑ recalls.
     public var history: [String] { editor.history }
@@ -40,17 +49,26 @@ public final class TerminalLineReader {
     }
 
     /// Reads one line, showing `prompt`; `nil` at the end of input (Ctrl-D on an empty line,
-    /// or the terminal closed). Ctrl-C abandons the line and shows the prompt again.
-    public func readLine(prompt: String) -> String? {
+    /// or the terminal closed). Ctrl-C abandons the line and shows the prompt again. While it
+    /// waits for keys, a change `watch` reports is shown above the prompt, and the prompt it
+    /// returns replaces `prompt`.
+    ///
+    /// ```swift
+    /// let line = reader.readLine(prompt: "todo (3 items)> ", watching: watch)
+    /// ```
+    public func readLine(prompt: String, watching watch: ChangeWatch? = nil) -> String? {
         guard let rawMode = TerminalMode.enterRaw(input) else { return nil }
         defer { rawMode.restore() }
+        self.prompt = prompt
+        waiting = ChangeWatch.Waiting(watch)
+        defer { waiting = ChangeWatch.Waiting(nil) }
         // A resize while the last line's commands ran needs no redraw: this draw asks the width.
         ResizeSignal.install()
         ResizeSignal.drain()
-        draw(prompt)
+        draw()
         while true {
             if typedAhead.isEmpty {
-                guard let keys = readKeys(prompt: prompt) else {
+                guard let keys = readKeys() else {
                     write("\r\n")
                     return nil
                 }
@@ -61,7 +79,7 @@ public final class TerminalLineReader {
                 case .redraw, .none:
                     continue
                 case .submit(let line):
-                    write(LineEditor.renderSubmitted(line, prompt: prompt, width: columns))
+                    write(LineEditor.renderSubmitted(line, prompt: self.prompt, width: columns))
                     return line
                 case .abandon:
                     write("^C\r\n")
@@ -78,15 +96,15 @@ public final class TerminalLineReader {
                     rawMode.reenter()
                 }
             }
-            draw(prompt)
+            draw()
         }
     }
 
     /// The keys of the next bytes typed, redrawing the line whenever the window is resized
-    /// while waiting; `nil` at the end of input.
-    private func readKeys(prompt: String) -> [LineEditor.Key]? {
+    /// or a change is shown while waiting; `nil` at the end of input.
+    private func readKeys() -> [LineEditor.Key]? {
         while true {
-            guard waitForInput(prompt: prompt) else { return nil }
+            guard waitForInput() else { return nil }
             guard let bytes = read() else { return nil }
             var keys = decoder.keys(from: bytes)
             if decoder.isWaitingAfterEscape, !inputIsReady(withinMilliseconds: 50) {
@@ -98,26 +116,37 @@ public final class TerminalLineReader {
         }
     }
 
-    /// Waits until `input` is readable, redrawing the line at each resize; `false` if
-    /// waiting failed.
-    private func waitForInput(prompt: String) -> Bool {
+    /// Waits until `input` is readable, redrawing the line at each resize and showing each
+    /// change the watch reports; `false` if waiting failed.
+    private func waitForInput() -> Bool {
         while true {
-            var descriptors = [
-                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: ResizeSignal.readEnd, events: Int16(POLLIN), revents: 0),
-            ]
-            let count = poll(&descriptors, nfds_t(descriptors.count), -1)
-            if count < 0 {
-                guard errno == EINTR else { return false }
-                continue
+            guard let (revents, isDue) = waiting.wait(input: input, others: [ResizeSignal.readEnd]) else {
+                return false
             }
-            if descriptors[1].revents != 0, ResizeSignal.drain() {
-                redrawAfterResize(prompt)
+            if revents[1] != 0, ResizeSignal.drain() {
+                redrawAfterResize()
             }
-            if descriptors[0].revents != 0 {
+            if isDue, let watch = waiting.watch {
+                showChange(watch)
+            }
+            if revents[0] != 0 {
                 return true
             }
         }
+    }
+
+    /// When `watch` has a change: the prompt's row cleared (and any rows below it), the
+    /// watch's lines written there, and the line drawn again below them with the watch's
+    /// prompt, the text and the cursor as they were. Nothing is written while nothing
+    /// changed, so an idle prompt never flickers.
+    private func showChange(_ watch: ChangeWatch) {
+        guard watch.hasChanged() else {
+            return
+        }
+        write("\r\u{1B}[J")
+        prompt = watch.show()
+        draw()
+        waiting.askBeforeNextWait()
     }
 
     /// Draws the line again for the terminal's new width. A terminal that rewraps its rows on
@@ -125,17 +154,17 @@ public final class TerminalLineReader {
     /// full new width before it: go up as many, then clear from there down, the old line's
     /// wrapped pieces with it. (A terminal that cuts rows instead clears a row or two of
     /// earlier output above the prompt; the line is right either way.)
-    private func redrawAfterResize(_ prompt: String) {
+    private func redrawAfterResize() {
         let rowsDown = drawnCursorColumn / columns
         var bytes = "\r"
         if rowsDown > 0 {
             bytes += "\u{1B}[\(rowsDown)A"
         }
         write(bytes + "\u{1B}[J")
-        draw(prompt)
+        draw()
     }
 
-    private func draw(_ prompt: String) {
+    private func draw() {
         let layout = editor.layout(prompt: prompt, width: columns)
         drawnCursorColumn = layout.cursorColumn
         write(layout.bytes)
