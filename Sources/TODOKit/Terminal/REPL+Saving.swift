@@ -174,7 +174,9 @@ extension REPL {
                 steps.reset()
             }
             if reportsOutsideChanges {
-                notice("the list changed on disk (another todo saved it); reloaded: \(Self.counted(list.count))")
+                // A file changes on disk; a list on a server changes there.
+                let place = store?.databaseURL == nil ? "on disk" : "on the server"
+                notice("the list changed \(place) (another todo saved it); reloaded: \(Self.counted(list.count))")
             }
         }
         return true

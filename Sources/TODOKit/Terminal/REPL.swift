@@ -194,12 +194,12 @@ public final class REPL {
                     """
             }
             console.write("""
-                UndoKit TODO: using \(store.fileURL.path), as \(person)
+                UndoKit TODO: using \(store.location), as \(person)
                 Type "help" for commands; \(undo)
 
                 """)
         } else {
-            console.writeError("todo: using \(store.fileURL.path)\n")
+            console.writeError("todo: using \(store.location)\n")
         }
     }
 

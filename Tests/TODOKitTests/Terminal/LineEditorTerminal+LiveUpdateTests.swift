@@ -10,6 +10,16 @@ enum LiveBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
+    /// Where a session says the list changed: a file changes on disk, a database on its server.
+    var changedPlace: String {
+        self == .sqlite ? "changed on disk" : "changed on the server"
+    }
+
+    /// The line a session prints when another process's change leaves `count` items.
+    func reloaded(_ count: String) -> String {
+        "todo: the list \(changedPlace) (another todo saved it); reloaded: \(count)"
+    }
+
     static var available: [LiveBackend] {
         PostgresInstallation.testsRun ? allCases : [.sqlite]
     }
@@ -82,8 +92,6 @@ final class LiveList {
 /// the prompt with the new count, the half-typed line as it was. (How soon is measured by
 /// Benchmarks/TODO/live.sh; here the waits are bounded only to turn a hang into a failure.)
 extension LineEditorTerminalTests {
-    static let reloadedOne = "todo: the list changed on disk (another todo saved it); reloaded: 1 item"
-
     @Test(arguments: LiveBackend.available)
     func aChangeElsewhereIsShownAboveAHalfTypedPrompt(backend: LiveBackend) throws {
         let list = try LiveList(backend)
@@ -100,7 +108,7 @@ extension LineEditorTerminalTests {
         // No key pressed: the prompt's row cleared, the line written there (the terminal
         // turns its "\n" into "\r\n"), the prompt drawn below it with the new count, the
         // half-typed text, and the cursor where it was: and nothing else.
-        let shown = "\r\u{1B}[J" + Self.reloadedOne + "\r\n" + "\rtodo (1 item)> add mlk\u{1B}[K\r\u{1B}[20C"
+        let shown = "\r\u{1B}[J" + backend.reloaded("1 item") + "\r\n" + "\rtodo (1 item)> add mlk\u{1B}[K\r\u{1B}[20C"
         #expect(terminal.waitFor { String($0.dropFirst(before)) == shown }, "\(String(terminal.screen.dropFirst(before)).debugDescription)")
 
         // The line is still being edited, the cursor where it was: "i" makes "milk".
@@ -111,7 +119,7 @@ extension LineEditorTerminalTests {
         #expect(terminal.waitForExit() == 0)
         #expect(try list.titles() == ["Bread", "milk"])
         #expect(terminal.isCooked)
-        #expect(terminal.screen.components(separatedBy: "changed on disk").count == 2, "the change was said once")
+        #expect(terminal.screen.components(separatedBy: backend.changedPlace).count == 2, "the change was said once")
     }
 
     /// A prompt nobody changes the list under draws nothing more, however long it waits
@@ -168,7 +176,7 @@ extension LineEditorTerminalTests {
         #expect(waitUntil { text(outputFile) == "1. [ ] one\n" })
         try input.fileHandleForWriting.write(contentsOf: Data("add tw".utf8))   // half a line
         #expect(try list.runOneShot(["add", "Bread"]) == 0)
-        let reloaded = "todo: the list changed on disk (another todo saved it); reloaded: 2 items\n"
+        let reloaded = backend.reloaded("2 items") + "\n"
         #expect(waitUntil { text(errorFile).hasSuffix(reloaded) }, "\(text(errorFile).debugDescription)")
         #expect(text(outputFile) == "1. [ ] one\n", "nothing on standard output")
 
@@ -180,7 +188,7 @@ extension LineEditorTerminalTests {
         #expect(process.terminationStatus == 0)
         #expect(text(outputFile) == "1. [ ] one\n3. [ ] two\n1. [ ] one\n2. [ ] Bread\n3. [ ] two\n")
         let errors = text(errorFile).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(errors.count == 3 && errors[0].hasPrefix("todo: using ") && errors[1] + "\n" == reloaded && errors[2].isEmpty,
+        #expect(errors.count == 3 && errors[0].hasPrefix(backend == .sqlite ? "todo: using /" : "todo: using postgres://") && errors[1] + "\n" == reloaded && errors[2].isEmpty,
                 "said once, between the lines: \(errors)")
         #expect(try list.titles() == ["one", "Bread", "two"])
     }
