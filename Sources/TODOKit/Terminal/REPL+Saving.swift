@@ -43,11 +43,19 @@ extension REPL {
                 try steps.save(session, changes: changes, to: database)
             }
         } catch {
+            var listIsUnread = false
             if ran {
                 // Nothing of the line is on disk: nothing of it stays, nor is shown as done. (No
                 // copy of the list was kept for this: holding one would make the line's first
                 // change copy the whole list.) The person's saved steps are undoable again.
-                session.replaceList((try? database.readList()) ?? TODOList())
+                do {
+                    session.replaceList(try database.readList())
+                } catch {
+                    // The store is out of reach (a server gone, a file unreadable): the session
+                    // shows no list rather than one with the line's unsaved changes, and says so.
+                    session.replaceList(TODOList())
+                    listIsUnread = true
+                }
                 steps.reset()
                 if ownStepsOnly {
                     _ = try? steps.restore(into: session, from: database, timeZone: timeZone)
@@ -58,6 +66,9 @@ extension REPL {
                 notice("\(error)", isError: true)
             } else {
                 fail("\(error); nothing was changed")
+            }
+            if listIsUnread {
+                notice("the list could not be read back; it shows again at the next line that reaches it")
             }
             succeeded = false
         }
