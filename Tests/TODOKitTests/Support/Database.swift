@@ -20,13 +20,21 @@ extension TODOStore {
         return try database.readSteps()
     }
 
-    /// Runs `sql` on the database with a connection of its own, outside `todo`'s checks.
+    /// Runs `sql` on the database with a connection of its own, outside `todo`'s checks: the
+    /// SQLite file, or the PostgreSQL database.
     func execute(_ sql: String) throws {
-        try SQLiteConnection(path: fileURL.path, creating: false).executeScript(sql)
+        try connectionOfItsOwn().executeScript(sql)
     }
 
     /// The first column of the first row of `sql`, as text.
     func text(_ sql: String) throws -> String? {
-        try SQLiteConnection(path: fileURL.path, creating: false).firstRow(sql) { $0.text(0) }
+        try connectionOfItsOwn().firstRow(sql) { $0.text(0) }
+    }
+
+    private func connectionOfItsOwn() throws -> any SQLConnection {
+        if let databaseURL {
+            return try PostgresConnection(url: databaseURL)
+        }
+        return try SQLiteConnection(path: fileURL.path, creating: false)
     }
 }
