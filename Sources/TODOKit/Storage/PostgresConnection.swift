@@ -128,15 +128,31 @@ final class PostgresConnection: SQLConnection {
     ///
     /// - Throws: ``SQLError/Kind/connectionLost`` when the connection broke.
     func takeNotifications() throws(SQLError) -> [String] {
-        guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else {
-            throw SQLError(kind: .connectionLost, message: Self.oneLine(String(cString: PQerrorMessage(handle))))
-        }
+        // A server that shuts down sends its goodbye, then closes: the first read takes the
+        // message, and only a second one finds the end. Reading while the socket has more to
+        // read (a few times at most: notifications may keep coming) sees both at once.
+        var reads = 0
+        repeat {
+            guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else {
+                throw SQLError(kind: .connectionLost, message: Self.oneLine(String(cString: PQerrorMessage(handle))))
+            }
+            reads += 1
+        } while reads < 4 && socketHasInput()
         var payloads: [String] = []
         while let notification = PQnotifies(handle) {
             payloads.append(String(cString: notification.pointee.extra))
             PQfreemem(notification)
         }
         return payloads
+    }
+
+    /// Whether the socket has something to read now, without waiting.
+    private func socketHasInput() -> Bool {
+        guard let socket else {
+            return false
+        }
+        var watched = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&watched, 1, 0) == 1 && watched.revents != 0
     }
 
     /// Runs `body`, first making the connection again if it broke earlier; when `body` finds

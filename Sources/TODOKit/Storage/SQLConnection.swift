@@ -22,7 +22,7 @@ protocol SQLConnection: AnyObject {
 
     /// A number that changes when another connection commits a change to the list, read
     /// without a lock: SQLite's `PRAGMA data_version`, PostgreSQL's list revision (which this
-    /// connection's own commits change too, which costs a read of the revision after them).
+    /// connection's own commits change too: ``SQLDialect/dataVersionIsRevision``).
     func dataVersion() throws(SQLError) -> Int64?
 }
 
@@ -72,8 +72,6 @@ extension SQLConnection {
 /// transaction that sees one state: SQLite's deferred `BEGIN`, PostgreSQL's
 /// `REPEATABLE READ READ ONLY`.
 struct SQLDialect: Sendable, Equatable {
-    /// What the database is, in messages: `SQLite`, `PostgreSQL`.
-    var name: String
     /// Begins a change's transaction, holding the write lock when it returns (several
     /// statements, run in order).
     var beginWrite: [String]
@@ -82,13 +80,16 @@ struct SQLDialect: Sendable, Equatable {
     /// Whether this connection hears other processes' commits as notifications
     /// (PostgreSQL's `LISTEN`): then a change also sends one, in its transaction.
     var notifies: Bool
+    /// Whether ``SQLConnection/dataVersion()`` is the list's revision, which this process's
+    /// own commits change too (PostgreSQL), rather than a count only other connections'
+    /// commits change (SQLite's `data_version`).
+    var dataVersionIsRevision: Bool
 
     static let sqlite = SQLDialect(
-        name: "SQLite", beginWrite: ["BEGIN IMMEDIATE"], beginRead: "BEGIN", notifies: false)
+        beginWrite: ["BEGIN IMMEDIATE"], beginRead: "BEGIN", notifies: false, dataVersionIsRevision: false)
     static let postgres = SQLDialect(
-        name: "PostgreSQL",
         beginWrite: ["BEGIN ISOLATION LEVEL READ COMMITTED", "LOCK TABLE list_state IN EXCLUSIVE MODE"],
-        beginRead: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", notifies: true)
+        beginRead: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", notifies: true, dataVersionIsRevision: true)
 }
 
 /// A value bound to a statement's parameter.

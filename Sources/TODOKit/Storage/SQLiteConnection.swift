@@ -106,8 +106,7 @@ final class SQLiteConnection: SQLConnection {
         return SQLError(kind: kind, message: message)
     }
 
-    /// A row as the store reads it, through the statement on it.
-    typealias Row = SQLRow
+    // A row of a result, as `SQLRow` reads it through the statement on it.
 
     static func isNull(_ statement: OpaquePointer, _ column: Int32) -> Bool {
         sqlite3_column_type(statement, column) == SQLITE_NULL

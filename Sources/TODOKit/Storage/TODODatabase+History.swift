@@ -5,8 +5,9 @@ import UndoKit
 //
 // The list has one history, shared by every `todo` that opens it: the `step` table, one row
 // per step, in the order the steps were made. A step's row id is its number, everywhere: in
-// `history`, in `goto`, in a session's undo, in the file. SQLite never gives it to another
-// step (the table is AUTOINCREMENT), so a number stays the step it named.
+// `history`, in `goto`, in a session's undo, in the file. The database never gives it to
+// another step (SQLite's AUTOINCREMENT, PostgreSQL's identity column), so a number stays the
+// step it named.
 //
 // The history only grows. Every line that changes the list adds a step, or extends the
 // newest one it made (a retyped title, a `begin` … `end` group still open):
@@ -112,7 +113,7 @@ extension TODODatabase {
             targetValue = .null
         }
         let id = try run(writing: true) { () throws(SQLError) -> Int64 in
-            try connection.integer(
+            let id = try connection.integer(
                 """
                 INSERT INTO step (kind, target, name, person, origin, made_at, revision)
                 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
@@ -120,7 +121,11 @@ extension TODODatabase {
                 [
                     .text(kind.rawValue), targetValue, .text(name), .text(person), .text(origin),
                     .integer(Int64(date.timeIntervalSince1970.rounded(.down))), .int(revision),
-                ]) ?? 0
+                ])
+            guard let id else {
+                throw SQLError(kind: .failed, message: "the new step of the history got no number")
+            }
+            return id
         }
         try insertChanges(changes, of: id)
         return id

@@ -136,6 +136,10 @@ extension TODODatabase {
             let milliseconds = max(1, store.options.lockTimeout.wholeMilliseconds)
             try server.keep("SET lock_timeout = \(milliseconds)")
             try server.keep("LISTEN \(Self.notificationChannel)")
+            // The lines typed at the prompt are kept on this machine; their folder may not
+            // exist yet, where an SQLite list's is made with its file. Not a reason to fail.
+            try? FileManager.default.createDirectory(
+                at: store.linesURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             return server
         }
     }

@@ -20,7 +20,8 @@ extension TODODatabase {
     /// or `nil` when there is none to wait on and the session polls every
     /// ``changePollInterval``. SQLite has none; on PostgreSQL it is the connection's socket,
     /// on which the session `LISTEN`s for the notification every change sends (`nil` until the
-    /// first ``refresh()`` connects, and while the connection is broken).
+    /// first ``refresh()`` connects, and while the connection is broken). Read it anew before
+    /// each wait: a connection made again has another socket.
     public var changeDescriptor: Int32? {
         serverConnection?.socket
     }

@@ -59,6 +59,9 @@ public final class TODODatabase {
     /// says no until it works again.
     var connectionLossReported = false
     private var originIsRecorded = false
+    /// A change failed for want of the server: the next ``refresh()`` reads the list even if
+    /// its revision is the one this process last saw.
+    private var mustReread = false
     /// Inside ``write(_:)``, after ``commit(_:)``: the revision to go back to if the
     /// transaction is rolled back.
     private var revisionBeforeCommit: Int?
@@ -92,14 +95,15 @@ public final class TODODatabase {
             return isLoaded ? .unchanged : .loaded(TODOList())
         }
         let version = try run { () throws(SQLError) in try connection.dataVersion() }
-        if isLoaded && version == dataVersion { return .unchanged }
+        if isLoaded && version == dataVersion && !mustReread { return .unchanged }
         let read = try reading {
             () throws(TODOStoreError) -> (list: TODOList, revision: Int, elsewhere: [UUID: String])? in
             let revision = try readRevision()
-            return isLoaded && revision == self.revision
+            return isLoaded && revision == self.revision && !mustReread
                 ? nil : (try readList(), revision, isLoaded ? try readChanges() : [:])
         }
         dataVersion = version
+        mustReread = false
         defer { isLoaded = true }
         guard let read else { return .unchanged }
         revision = read.revision
@@ -150,8 +154,18 @@ public final class TODODatabase {
                 }
                 try connection.execute("COMMIT")
             }
+            if connection.dialect.dataVersionIsRevision && revisionBeforeCommit != nil {
+                // The revision just committed, under the lock: the next refresh reads the list
+                // only if another process commits after it.
+                dataVersion = Int64(revision)
+            }
         } catch {
-            if !error.isConnectionProblem {
+            if error.isConnectionProblem {
+                // The server rolled the transaction back. Whoever ran the change could not read
+                // the list back either: the next refresh reads it, changed or not, so that
+                // they see what the server kept.
+                mustReread = true
+            } else {
                 _ = try? connection.execute("ROLLBACK")
             }
             revision = revisionBeforeCommit ?? revision

@@ -2,8 +2,8 @@ extension TODOStore {
     /// How long to wait for another process's change, and how many undo steps to keep.
     public struct Options: Hashable, Sendable {
         /// How long a change waits for another process's change to finish (SQLite's busy
-        /// timeout) before it fails with ``TODOStoreError/locked(path:timeout:)``; 5 seconds by
-        /// default. Reading never waits.
+        /// timeout, PostgreSQL's `lock_timeout`) before it fails with
+        /// ``TODOStoreError/locked(path:timeout:)``; 5 seconds by default. Reading never waits.
         public var lockTimeout: Duration
 
         /// How many undo steps the database keeps, the newest (every step of the history tree,
