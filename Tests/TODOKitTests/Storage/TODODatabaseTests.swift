@@ -24,16 +24,23 @@ import UndoKit
         }
     }
 
-    @Test func aMissingDatabaseIsAnEmptyListAndNothingIsCreated() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.db"))
+    // The tests that take a `Backend` run on SQLite and on PostgreSQL (a database of their own
+    // on the throwaway server); `Backend.available` says loudly when PostgreSQL skips.
+
+    @Test(arguments: Backend.available)
+    func aMissingDatabaseIsAnEmptyListAndNothingIsCreated(backend: Backend) throws {
+        let list = try backend.makeList()
+        let store = try list.store()
         #expect(try store.load() == TODOStore.Contents(list: TODOList(), revision: 0))
-        #expect(try directory.contents().isEmpty, "reading must not create the file")
+        #expect(try list.directory.contents().isEmpty, "reading must not create the file")
+        if backend == .postgres {
+            #expect(try store.text("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "0", "nor the tables")
+        }
     }
 
     /// Every kind of change, at every kind of position: what is loaded back is the list the
     /// same changes make in memory.
-    @Test(arguments: [
+    @Test(arguments: Backend.available, [
         [.insert(TODOItem(title: "Bread"), at: 0)],
         [.insert(TODOItem(title: "Bread"), at: 1), .insert(TODOItem(title: "Jam"), at: 3)],
         [.remove(at: 0)],
@@ -42,9 +49,9 @@ import UndoKit
         [.move(from: 0, to: 1)],
         [.move(from: 1, to: 0), .insert(TODOItem(title: "Tea"), at: 1), .move(from: 2, to: 0)],
     ] as [[TODOList.Change]])
-    func committedChangesLoadBackExactly(changes: [TODOList.Change]) throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.db"))
+    func committedChangesLoadBackExactly(backend: Backend, changes: [TODOList.Change]) throws {
+        let list = try backend.makeList()
+        let store = try list.store()
         let database = TODODatabase(store: store)
         try Self.commit(Self.sample.items.enumerated().map { .insert($1, at: $0) }, to: database)
         try Self.commit(changes, to: database)
@@ -65,9 +72,10 @@ import UndoKit
         #expect(try store.text("SELECT title FROM item WHERE position = 0") == "Buy milk")
     }
 
-    @Test func refreshSaysWhatHappenedSinceTheLastOne() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.db"))
+    @Test(arguments: Backend.available)
+    func refreshSaysWhatHappenedSinceTheLastOne(backend: Backend) throws {
+        let list = try backend.makeList()
+        let store = try list.store()
         let mine = TODODatabase(store: store)
         let theirs = TODODatabase(store: store)
         #expect(try mine.refresh() == .loaded(TODOList()))
@@ -81,33 +89,33 @@ import UndoKit
         #expect((mine.revision, theirs.revision) == (2, 2))
     }
 
-    @Test func aChangeCutShortBeforeItsCommitLeavesNothing() throws {
+    @Test(arguments: Backend.available)
+    func aChangeCutShortBeforeItsCommitLeavesNothing(backend: Backend) throws {
         struct Interrupted: Error {}
-        let directory = try TemporaryDirectory()
-        let url = directory.file("todo.db")
-        try Self.commit([.insert(Self.sample.items[0], at: 0)], to: TODODatabase(store: TODOStore(fileURL: url)))
-        let failing = TODODatabase(store: TODOStore(fileURL: url, beforeCommit: { throw Interrupted() }))
+        let list = try backend.makeList()
+        try Self.commit([.insert(Self.sample.items[0], at: 0)], to: TODODatabase(store: try list.store()))
+        let failing = TODODatabase(store: try list.store(beforeCommit: { throw Interrupted() }))
         #expect(throws: TODOStoreError.self) {
             try Self.commit([.remove(at: 0), .insert(Self.sample.items[1], at: 0)], to: failing)
         }
         #expect(failing.revision == 1)
-        #expect(try TODOStore(fileURL: url).load() == TODOStore.Contents(list: [Self.sample.items[0]], revision: 1))
+        #expect(try list.store().load() == TODOStore.Contents(list: [Self.sample.items[0]], revision: 1))
     }
 
-    @Test func aWriterMakesOthersWaitAndThenGiveUpNamingTheFile() throws {
-        let directory = try TemporaryDirectory()
-        let url = directory.file("todo.db")
-        let holder = TODODatabase(store: TODOStore(fileURL: url))
-        let waiter = TODODatabase(store: TODOStore(fileURL: url, options: .init(lockTimeout: .milliseconds(200))))
+    @Test(arguments: Backend.available)
+    func aWriterMakesOthersWaitAndThenGiveUpNamingTheFile(backend: Backend) throws {
+        let list = try backend.makeList()
+        let holder = TODODatabase(store: try list.store())
+        let waiter = TODODatabase(store: try list.store(options: .init(lockTimeout: .milliseconds(200))))
         try Self.commit([.insert(Self.sample.items[0], at: 0)], to: holder)
         try holder.write { () throws(TODOStoreError) in
             let error = #expect(throws: TODOStoreError.self) { try Self.commit([.remove(at: 0)], to: waiter) }
-            #expect(error == .locked(path: url.path, timeout: .milliseconds(200)))
-            #expect(error?.description == "\(url.path) is busy: another todo has been changing it for 0.2 s; try again")
+            #expect(error == .locked(path: list.location, timeout: .milliseconds(200)))
+            #expect(error?.description == "\(list.location) is busy: another todo has been changing it for 0.2 s; try again")
             #expect(try waiter.refresh() == .loaded([Self.sample.items[0]]), "reading does not wait")
         }
         try Self.commit([.remove(at: 0)], to: waiter)
-        #expect(try TODOStore(fileURL: url).load().list.isEmpty)
+        #expect(try list.store().load().list.isEmpty)
     }
 
     /// Files that are not a TODO list of this version: each is refused with a message naming
@@ -173,21 +181,23 @@ import UndoKit
         }
     }
 
-    /// Rows `todo` never writes, written by another program: reported as damage, naming the item.
-    @Test(arguments: [
+    /// Rows `todo` never writes, written by another program: reported as damage, naming the item,
+    /// in the same words on both backends.
+    @Test(arguments: Backend.available, [
         ("UPDATE item SET priority = 'urgent' WHERE position = 1", "item 2 has a priority or done state todo never writes"),
         ("UPDATE item SET id = 'not-a-uuid' WHERE position = 0", "item 1 has the id \"not-a-uuid\", which is not a UUID"),
         ("UPDATE item SET position = 5 WHERE position = 1", "the items' positions skip or repeat at item 2"),
         ("UPDATE list_state SET revision = -3", "the list's revision is missing or out of range"),
     ])
-    func rowsTodoNeverWritesAreReportedAsDamage(damage: String, reason: String) throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.db"))
+    func rowsTodoNeverWritesAreReportedAsDamage(backend: Backend, damage: (String, String)) throws {
+        let (sql, reason) = damage
+        let list = try backend.makeList()
+        let store = try list.store()
         try Self.commit(Self.sample.items.enumerated().map { .insert($1, at: $0) }, to: TODODatabase(store: store))
-        try store.execute("PRAGMA ignore_check_constraints = ON; " + damage)
+        try list.damage(sql)
         let error = #expect(throws: TODOStoreError.self) { try store.load() }
-        #expect(error == .corrupt(path: store.fileURL.path, reason: reason))
-        #expect(error?.description == "\(store.fileURL.path) is damaged: \(reason)")
+        #expect(error == .corrupt(path: list.location, reason: reason))
+        #expect(error?.description == "\(list.location) is damaged: \(reason)")
     }
 
     @Test func aDirectoryInPlaceOfTheFileIsUnreadable() throws {
@@ -221,9 +231,10 @@ import UndoKit
     /// A refresh that finds another process's commit says which items that process changed,
     /// and who it was: its pid, from the origin table. Removed items have no row to tell, and
     /// this process's own changes are not another's.
-    @Test func aRefreshSaysWhichItemsAnotherProcessChangedAndWho() throws {
-        let directory = try TemporaryDirectory()
-        let store = TODOStore(fileURL: directory.file("todo.db"))
+    @Test(arguments: Backend.available)
+    func aRefreshSaysWhichItemsAnotherProcessChangedAndWho(backend: Backend) throws {
+        let list = try backend.makeList()
+        let store = try list.store()
         let (mine, theirs) = (TODODatabase(store: store), TODODatabase(store: store))
         mine.person = "alice"
         theirs.person = "bob"
@@ -237,8 +248,8 @@ import UndoKit
         #expect(theirs.changedElsewhere == [edited.id: "alice"], "who, by name")
         try Self.commit([.insert(TODOItem(title: "Theirs"), at: 0)], to: theirs)
         #expect(try theirs.refresh() == .unchanged, "its own commit is not another's change")
-        let list = try #require(try mine.refresh().changedList, "mine sees their change")
-        #expect(mine.changedElsewhere == [list.items[0].id: "bob"])
+        let changed = try #require(try mine.refresh().changedList, "mine sees their change")
+        #expect(mine.changedElsewhere == [changed.items[0].id: "bob"])
     }
 
     /// A database made by the first migration only, as a `todo` of that schema left it: the

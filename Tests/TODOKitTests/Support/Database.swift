@@ -20,13 +20,22 @@ extension TODOStore {
         return try database.readSteps()
     }
 
-    /// Runs `sql` on the database with a connection of its own, outside `todo`'s checks.
+    /// Runs `sql` on the database with a connection of its own, outside `todo`'s checks: the
+    /// SQLite file, or the PostgreSQL database.
     func execute(_ sql: String) throws {
-        try SQLiteConnection(path: fileURL.path, creating: false).executeScript(sql)
+        try sqlConnection().executeScript(sql)
     }
 
     /// The first column of the first row of `sql`, as text.
     func text(_ sql: String) throws -> String? {
-        try SQLiteConnection(path: fileURL.path, creating: false).firstRow(sql) { $0.text(0) }
+        try sqlConnection().firstRow(sql) { $0.text(0) }
+    }
+
+    /// A connection of its own to the database, SQLite's or PostgreSQL's.
+    func sqlConnection() throws -> any SQLConnection {
+        if let databaseURL {
+            return try PostgresConnection(url: databaseURL)
+        }
+        return try SQLiteConnection(path: fileURL.path, creating: false)
     }
 }
