@@ -2,14 +2,7 @@ import Foundation
 import Testing
 @testable import TODOKit
 
-/// Where a live-update test's list lives: a file, or a database of its own on the tests'
-/// throwaway PostgreSQL server (reached over TCP, as from another machine). PostgreSQL runs
-/// where `PostgresInstallation.testsRun` (which says loudly when it does not).
-enum LiveBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite, postgres
-
-    var testDescription: String { rawValue }
-
+extension Backend {
     /// Where a session says the list changed: a file changes on disk, a database on its server.
     var changedPlace: String {
         self == .sqlite ? "changed on disk" : "changed on the server"
@@ -19,32 +12,11 @@ enum LiveBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func reloaded(_ count: String) -> String {
         "todo: the list \(changedPlace) (another todo saved it); reloaded: \(count)"
     }
-
-    static var available: [LiveBackend] {
-        PostgresInstallation.testsRun ? allCases : [.sqlite]
-    }
 }
 
-/// A list of one test: its directory (the SQLite file, or the typed lines' folder as `HOME`)
-/// and, on PostgreSQL, its database, dropped with this object.
-final class LiveList {
-    let directory: TemporaryDirectory
-    let database: PostgresDatabase?
-
-    init(_ backend: LiveBackend) throws {
-        directory = try TemporaryDirectory()
-        database = backend == .postgres ? try ThrowawayPostgres.shared().makeDatabase() : nil
-    }
-
-    /// The `todo` arguments that name the list.
-    var arguments: [String] {
-        if let database {
-            ["--database", database.tcpURL]
-        } else {
-            ["--file", directory.file("todo.db").path]
-        }
-    }
-
+/// What a live-update test does with its list: `todo` processes of people on it, in the
+/// list's directory as `HOME`, and the titles as another program reads them.
+extension TestList {
     /// The environment of a `todo` of `person` on this list.
     func environment(person: String) -> [String: String] {
         ["USER": person, "HOME": directory.url.path, "TERM": "xterm"]
@@ -65,7 +37,7 @@ final class LiveList {
         let executable: URL = try #require(BuiltExecutable.url(named: "todo"))
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments + command
+        process.arguments = todoArguments + command
         process.environment = environment(person: person)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -80,7 +52,7 @@ final class LiveList {
             Issue.record("the todo executable was not found next to the test runner")
             return nil
         }
-        let terminal = PseudoTerminal(running: executable, arguments: arguments, environment: environment(person: person))
+        let terminal = PseudoTerminal(running: executable, arguments: todoArguments, environment: environment(person: person))
         #expect(terminal != nil, "a pseudo-terminal could be opened")
         return terminal
     }
@@ -92,9 +64,9 @@ final class LiveList {
 /// the prompt with the new count, the half-typed line as it was. (How soon is measured by
 /// Benchmarks/TODO/live.sh; here the waits are bounded only to turn a hang into a failure.)
 extension LineEditorTerminalTests {
-    @Test(arguments: LiveBackend.available)
-    func aChangeElsewhereIsShownAboveAHalfTypedPrompt(backend: LiveBackend) throws {
-        let list = try LiveList(backend)
+    @Test(arguments: Backend.available)
+    func aChangeElsewhereIsShownAboveAHalfTypedPrompt(backend: Backend) throws {
+        let list = try backend.makeList()
         guard let terminal = list.startSession() else { return }
         #expect(Self.prompted(terminal))
         // "add mlk", the cursor moved back before "lk": "todo (0 items)> add m" is 21 columns.
@@ -125,9 +97,9 @@ extension LineEditorTerminalTests {
     /// A prompt nobody changes the list under draws nothing more, however long it waits
     /// (on SQLite the session asks four times a second, and says nothing when the answer is
     /// no; on PostgreSQL it sleeps until a notification comes).
-    @Test(arguments: LiveBackend.available)
-    func anIdlePromptDrawsNothing(backend: LiveBackend) throws {
-        let list = try LiveList(backend)
+    @Test(arguments: Backend.available)
+    func anIdlePromptDrawsNothing(backend: Backend) throws {
+        let list = try backend.makeList()
         guard let terminal = list.startSession() else { return }
         #expect(Self.prompted(terminal))
         terminal.type("add x")
@@ -143,9 +115,9 @@ extension LineEditorTerminalTests {
     /// change only between commands, on standard error, as its next line would have: its
     /// standard output holds only what its commands print, and a line it is sent in pieces
     /// runs whole.
-    @Test(arguments: LiveBackend.available)
-    func aPipeSessionShowsAChangeBetweenCommandsOnly(backend: LiveBackend) throws {
-        let list = try LiveList(backend)
+    @Test(arguments: Backend.available)
+    func aPipeSessionShowsAChangeBetweenCommandsOnly(backend: Backend) throws {
+        let list = try backend.makeList()
         let outputFile = list.directory.file("out.txt")
         let errorFile = list.directory.file("err.txt")
         try Data().write(to: outputFile)
@@ -153,7 +125,7 @@ extension LineEditorTerminalTests {
         let executable: URL = try #require(BuiltExecutable.url(named: "todo"))
         let process = Process()
         process.executableURL = executable
-        process.arguments = list.arguments
+        process.arguments = list.todoArguments
         process.environment = list.environment(person: "ana")
         let input = Pipe()
         process.standardInput = input
