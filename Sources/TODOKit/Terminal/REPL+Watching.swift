@@ -14,6 +14,8 @@ extension REPL {
     /// A check that fails (the file unreadable for a moment) shows nothing; a catch-up that
     /// fails says why once, and the watch says nothing more until the next line, whose own
     /// catch-up says it again: a waiting session never repeats an error four times a second.
+    /// A server out of reach (`isConnectionProblem`) is not said while waiting: a restart
+    /// usually ends before the next line, whose catch-up reconnects, or says what happened.
     ///
     /// ```swift
     /// let line = reader.readLine(prompt: repl.prompt, watching: repl.changeWatch)
@@ -28,8 +30,16 @@ extension REPL {
             interval: database.changePollInterval,
             hasChanged: { !failure.happened && ((try? database.hasChangedElsewhere()) ?? false) },
             show: { [unowned self] in
-                if !self.catchUp() {
+                do throws(TODOStoreError) {
+                    _ = try self.catchUpHoldingLock()
+                } catch {
                     failure.happened = true
+                    // A server out of reach while nobody asked for anything (a restart, a
+                    // network blip) is tried again by the next line, which says so if it still
+                    // is; damage is said at once.
+                    if !error.isConnectionProblem {
+                        self.notice("\(error)", isError: true)
+                    }
                 }
                 self.flushOutput()
                 return self.prompt

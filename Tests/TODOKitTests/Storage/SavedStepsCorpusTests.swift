@@ -53,7 +53,7 @@ import Testing
         #expect(onPostgres.list == onSQLite.list)
     }
 
-    /// What the lines printed (the location written `<list>`) and the list they left.
+    /// What the lines printed (the location written `<list>`, and where it changed as `<where the list is>`) and the list they left.
     static func replay(_ input: Input, on backend: Backend) throws -> (output: String, list: [String]) {
         let testList = try backend.makeList()
         let store = try testList.store()
@@ -133,10 +133,11 @@ import Testing
                 _ = session.handle(line: line)
             }
         }
-        // Both streams, but the line naming the file in use (PostgreSQL's is the lines file).
+        // Both streams, but the line naming the list in use.
         let output = (console.outputLines + console.errorLines.filter { !$0.hasPrefix("todo: using ") })
             .joined(separator: "\n")
             .replacingOccurrences(of: testList.location, with: "<list>")
+            .replacingOccurrences(of: backend.changedPlace, with: "changed <where the list is>")
         return (output, try store.load().list.items.map(\.title))
     }
 }

@@ -26,6 +26,18 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
+extension Backend {
+    /// Where a session says the list changed: a file changes on disk, a database on its server.
+    var changedPlace: String {
+        self == .sqlite ? "changed on disk" : "changed on the server"
+    }
+
+    /// The line a session prints when another process's change leaves `count` items.
+    func reloaded(_ count: String) -> String {
+        "todo: the list \(changedPlace) (another todo saved it); reloaded: \(count)"
+    }
+}
+
 /// A list of one test, on one backend, and what keeps it: the temporary directory (the SQLite
 /// file, or PostgreSQL's lines files) and the PostgreSQL database, both removed with this object.
 final class TestList {

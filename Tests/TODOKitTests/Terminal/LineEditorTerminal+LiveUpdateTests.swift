@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import TODOKit
 
-extension Backend {
-    /// Where a session says the list changed: a file changes on disk, a database on its server.
-    var changedPlace: String {
-        self == .sqlite ? "changed on disk" : "changed on the server"
-    }
-
-    /// The line a session prints when another process's change leaves `count` items.
-    func reloaded(_ count: String) -> String {
-        "todo: the list \(changedPlace) (another todo saved it); reloaded: \(count)"
-    }
-}
-
 /// What a live-update test does with its list: `todo` processes of people on it, in the
 /// list's directory as `HOME`, and the titles as another program reads them.
 extension TestList {
