@@ -189,7 +189,35 @@ struct UndoStack: ~Copyable {
         return true
     }
 
+    /// Closes the group of one action that undo or redo opened for a step on the short path
+    /// (`UndoManager+UndoRedo.swift`), writing the finished step in place of its begin mark,
+    /// as ``closeGroup(discardIfEmpty:)`` would: the group is the only one open, holds one
+    /// action and no metadata. Returns `false`, changing nothing, if it is anything else (an
+    /// action registered more, a name or cost was set, the model was gone): the general close
+    /// then runs.
+    @inline(__always)
+    mutating func closeStepOfOneAction() -> Bool {
+        guard openBegins.count == 1, openBegins[0] == entries.count &- 2,
+              collapseNewestGroup(beginningAt: openBegins[0]) else { return false }
+        _ = openBegins.removeLast()
+        ledger.stepClosed(onUndoStack: isUndoStack)
+        if trimsOnClose {
+            trimAfterTopLevelClose()
+        }
+        return true
+    }
+
     // MARK: Popping and trimming
+
+    /// The owner of the newest entry if it is a `.singleton` (a closed group of one action and
+    /// no metadata), unretained; `nil` for any other entry or an empty stack. Binds the owner
+    /// alone, so it retains nothing.
+    @inline(__always)
+    func newestSingletonOwner() -> Unmanaged<UndoStepOwner>? {
+        guard entries.count > head,
+              case .singleton(_, let owner, _) = entries.pointer(at: entries.count &- 1).pointee else { return nil }
+        return Unmanaged.passUnretained(owner)
+    }
 
     /// Index of the first entry of the closed group whose last entry is at `last`.
     func groupStart(endingAt last: Int) -> Int {
