@@ -135,6 +135,7 @@ struct UndoStack: ~Copyable {
         entries.append(.begin(nil))
     }
 
+    @inline(__always)
     mutating func pushAction(_ step: consuming UndoStep) {
         assert(!openBegins.isEmpty, "an action needs an open group")
         entries.append(.action(step))
@@ -236,6 +237,19 @@ struct UndoStack: ~Copyable {
         if openBegins.isEmpty {
             ledger.stepWillMove(fromUndoStack: isUndoStack)
         }
+        return UndoStep(targetID: id, owner: owner, handler: handler)
+    }
+
+    /// ``popNewestSingleton()`` for the short path, which saw that the newest entry is a
+    /// top-level `.singleton` (``newestSingletonOwner()``) and no group is open here: inline,
+    /// without testing either again. (With ``pushAction(_:)`` inline too, callgrind, W1
+    /// commands: undo 502 -> 450 instructions, redo 506 -> 456; the calls were about 50.)
+    @inline(__always)
+    mutating func popTopLevelSingleton() -> UndoStep {
+        guard case .singleton(let id, let owner, let handler) = entries.removeLast() else {
+            preconditionFailure("UndoStack: the short path popped an entry that is not a singleton")
+        }
+        ledger.stepWillMove(fromUndoStack: isUndoStack)
         return UndoStep(targetID: id, owner: owner, handler: handler)
     }
 

@@ -50,10 +50,7 @@ extension UndoManager {
         state.isUndoing = true
         stopCoalescing()
         redoStack.pushBegin()
-        // Bound, not unwrapped in place: `unsafelyUnwrapped` copied the step (two retains).
-        if let step = undoStack.popNewestSingleton() {
-            invoke(step, executing: false)
-        }
+        invoke(undoStack.popTopLevelSingleton(), executing: false)
         guard state.stepsTakeShortPath && registrationIsEnabled && redoStack.closeStepOfOneAction() else {
             finishUndo(
                 in: PublicCall("undoNestedGroup()", calledBy: "undo()"), undoesTopLevelGroup: true,
@@ -75,10 +72,7 @@ extension UndoManager {
         state.isRedoing = true
         stopCoalescing()
         undoStack.pushBegin()
-        // Bound, not unwrapped in place: `unsafelyUnwrapped` copied the step (two retains).
-        if let step = redoStack.popNewestSingleton() {
-            invoke(step, executing: true)
-        }
+        invoke(redoStack.popTopLevelSingleton(), executing: true)
         guard state.stepsTakeShortPath && registrationIsEnabled && undoStack.closeStepOfOneAction() else {
             finishRedo(redoesTopLevelGroup: true, redoneMetadata: nil)
             return
