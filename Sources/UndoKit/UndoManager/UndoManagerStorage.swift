@@ -166,12 +166,18 @@ struct UndoManagerStorage {
     /// either path, from the state both leave), and the clean mark (moving a step never
     /// changes it).
     mutating func updateShortPathEligibility() {
-        stepsTakeShortPath = !isSubclassInstance  // overrides must see beginUndoGrouping() and the rest
-            && !hasEventListeners  // notifications, events() and messages: every post
-            && !settlingHasListeners  // step edits (history tree, part log, coordinator), clean-state observers
-            && !checksStaleSteps  // the stale-step policy chooses which step runs
-            && !isCoordinated  // a run's changed parts are reported to the other members
-            && !usesCoalescing  // an undo or redo stops coalescing
+        // Overrides must see beginUndoGrouping() and the rest.
+        stepsTakeShortPath = !isSubclassInstance
+            // Notifications, events(), messages: every post.
+            && !hasEventListeners
+            // Step edits (the history tree, the part log, the coordinator), clean-state observers.
+            && !settlingHasListeners
+            // The stale-step policy chooses which step runs.
+            && !checksStaleSteps
+            // A run's changed parts are reported to the other members.
+            && !isCoordinated
+            // An undo or redo stops coalescing.
+            && !usesCoalescing
     }
 }
 
