@@ -194,8 +194,8 @@ struct UndoStack: ~Copyable {
     /// (`UndoManager+UndoRedo.swift`), writing the finished step in place of its begin mark,
     /// as ``closeGroup(discardIfEmpty:)`` would: the group is the only one open, holds one
     /// action and no metadata. Returns `false`, changing nothing, if it is anything else (an
-    /// action registered more, a name or cost was set, the model was gone): the general close
-    /// then runs.
+    /// action registered more, set a name or made the group discardable, the model was gone):
+    /// the general close then runs.
     @inline(__always)
     mutating func closeStepOfOneAction() -> Bool {
         guard openBegins.count == 1, openBegins[0] == entries.count &- 2,
