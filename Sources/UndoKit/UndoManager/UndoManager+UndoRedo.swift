@@ -305,8 +305,7 @@ extension UndoManager {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place; a step on the model is moved out, its command run
         // unretained while the entry owns it, and the entry moved on, or back if a closure's.
-        while entries.newestDetachedIsStep(on: modelID) {
-            let entry = entries.popDetached()!
+        while let entry = entries.popDetachedStep(on: modelID) {
             let owner: Unmanaged<UndoStepOwner>
             var bits: UInt
             switch entry {
