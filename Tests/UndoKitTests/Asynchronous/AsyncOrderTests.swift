@@ -6,7 +6,7 @@ import UndoKit
 
 /// Spec K5's order: calls other code makes while an asynchronous operation is suspended are
 /// held and made after it settles, as if made then; grouping by event, each keeps its event.
-@Suite("Asynchronous order and held calls")
+@Suite("Asynchronous order and held calls", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncOrderTests {
     /// Waits until an action waits at the model's gate.
