@@ -25,15 +25,18 @@ class CommandEntry: UndoStepOwner {
     }
 
     /// Runs the command as ``runsExecute`` says, and flips it; `false`, having run nothing,
-    /// if the model is gone.
+    /// if the model is gone. Every synchronous entry overrides it: only an asynchronous step
+    /// (``AsyncActionEntry``) reaches this one, in a synchronous undo or redo, which cannot
+    /// await it.
     func run() -> Bool {
-        preconditionFailure("CommandEntry.run() must be overridden")
+        AsyncActionEntry.synchronousRunTrap()
     }
 
     /// Runs the command on `model`, this entry's model, already loaded: a run of commands on
-    /// one model loads it once (spec H3).
+    /// one model loads it once (spec H3). As for ``run()``, only an asynchronous step reaches
+    /// this one.
     func run(on model: AnyObject) {
-        preconditionFailure("CommandEntry.run(on:) must be overridden")
+        AsyncActionEntry.synchronousRunTrap()
     }
 
     /// Runs a step's command on `model`, already loaded. `bits`, the step's handler word,
