@@ -9,8 +9,11 @@
 /// here made the calls of the synchronous commands' overrides indirect (callgrind, W1 with
 /// commands: undo 704 -> 764 instructions per action).
 class AsyncActionEntry: CommandEntry {
-    init(modelReference: ModelReference) {
-        super.init(modelReference: modelReference, runsExecute: false)
+    /// `runsExecute` is the direction of the entry's next run, for an entry a restored history
+    /// puts on the redo stack; only a command's entry keeps it up to date (see
+    /// ``AsyncCommandEntry``), which ``UndoManager/undoHistory(of:)-(AsyncCommand.Type)`` reads.
+    init(modelReference: ModelReference, runsExecute: Bool = false) {
+        super.init(modelReference: modelReference, runsExecute: runsExecute)
     }
 
     /// Runs the action on `model` (this entry's, loaded), on the caller's isolation. Returns
@@ -60,12 +63,14 @@ final class AsyncHandlerEntry<Target: AnyObject>: AsyncActionEntry {
 
 /// An ``AsyncUndoableCommand`` and its model, weakly held; like ``TypedCommandEntry``, the
 /// step is its own inverse and the entry keeps the command as the last run left it.
+/// ``CommandEntry/runsExecute`` follows its runs (the stack it is on), so a saved history
+/// knows the command's direction, as for a synchronous command.
 final class AsyncCommandEntry<Command: AsyncUndoableCommand>: AsyncActionEntry where Command.Model: AnyObject {
     private var storedCommand: Command
 
-    init(_ command: Command, reference: ModelReference) {
+    init(_ command: Command, reference: ModelReference, runsExecute: Bool = false) {
         storedCommand = command
-        super.init(modelReference: reference)
+        super.init(modelReference: reference, runsExecute: runsExecute)
     }
 
     override var command: Any { storedCommand }
@@ -81,6 +86,9 @@ final class AsyncCommandEntry<Command: AsyncUndoableCommand>: AsyncActionEntry w
             try await command.undo(on: typedModel)
         }
         storedCommand = command
+        // An execute leaves the step on the undo stack, whose next run undoes; an undo leaves
+        // it for redo. A failed step's revert runs the other way, which sets it back.
+        runsExecute = !executing
         return true
     }
 }
