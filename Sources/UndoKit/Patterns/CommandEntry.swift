@@ -13,7 +13,7 @@ class CommandEntry: UndoStepOwner {
     /// `ObjectIdentifier(model)` when recorded, the step's target identity.
     var modelID: ObjectIdentifier { modelReference.id }
 
-    fileprivate init(modelReference: ModelReference, runsExecute: Bool, keepsCommandInStep: Bool = false) {
+    init(modelReference: ModelReference, runsExecute: Bool, keepsCommandInStep: Bool = false) {
         self.runsExecute = runsExecute
         self.modelReference = modelReference
         super.init(isCommand: true, keepsCommandInStep: keepsCommandInStep)

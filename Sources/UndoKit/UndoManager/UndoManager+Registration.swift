@@ -122,6 +122,11 @@ extension UndoManager {
     /// Spec R2–R7: every registration ends here (a performed command's too, and the step a
     /// command moves to the other stack when it is undone or redone).
     func register(_ step: consuming UndoStep) {
+        // Spec K5: during an asynchronous operation a registration may belong to the step
+        // it runs, or to other code, which waits (UndoManager+AsyncTurns.swift).
+        if state.asyncWorkIsRunning && takesRegistrationDuringAsyncWork(step) {
+            return
+        }
         if !isBusy {
             if !redoStack.isEmpty {
                 endRedoForNewEdit(closedNewStep: false)

@@ -128,6 +128,11 @@ struct UndoManagerStorage {
     var limitSettings: UInt64 = 0
     /// See ``UndoManager/historyTreeClock``; `nil` reads `Date()`.
     var historyTreeClock: (() -> Date)?
+    /// The asynchronous operations' state (`Asynchronous/`), made by the first one.
+    var asyncWork: AsyncWorkState?
+    /// Whether an asynchronous operation is running (`asyncWork?.running != nil`): the one
+    /// flag registration, grouping and the metadata setters test for it.
+    var asyncWorkIsRunning = false
 
     init() {}
 

@@ -1,0 +1,93 @@
+/// The owner of a step whose action is asynchronous: an `async throws` closure registered
+/// with ``UndoManager/registerUndo(withTarget:asyncHandler:)`` or an
+/// ``AsyncUndoableCommand``. A ``CommandEntry``, so the synchronous undo and redo reach it on
+/// the path they already take for commands, and its synchronous runs trap there: finding an
+/// asynchronous step costs the synchronous paths nothing.
+class AsyncActionEntry: CommandEntry {
+    init(modelReference: ModelReference) {
+        super.init(modelReference: modelReference, runsExecute: false)
+    }
+
+    /// Runs the action on `model` (this entry's, loaded), on the caller's isolation. Returns
+    /// whether the step is its own inverse (a command, which ``UndoManager`` then records),
+    /// rather than an action that registered its inverse itself.
+    nonisolated(nonsending) func runAsync(on model: AnyObject, executing: Bool) async throws -> Bool {
+        preconditionFailure("AsyncActionEntry.runAsync(on:executing:) must be overridden")
+    }
+
+    override var command: Any {
+        preconditionFailure("AsyncActionEntry.command must be overridden")
+    }
+
+    override func changedParts(bits: UInt) -> [UndoPart]? { nil }
+
+    override func run() -> Bool {
+        Self.synchronousRunTrap()
+    }
+
+    override func run(on model: AnyObject) {
+        Self.synchronousRunTrap()
+    }
+
+    override func run(_ bits: inout UInt, on model: AnyObject, executing: Bool) {
+        Self.synchronousRunTrap()
+    }
+
+    /// Spec K5: the synchronous undo and redo cannot await an action. The message names the
+    /// calls that can (the same trap on every path: undo(), redo(), undoNestedGroup(), a
+    /// scope's rollback, a coordinator's replay).
+    static func synchronousRunTrap() -> Never {
+        fatalError(
+            "UndoManager: undo() or redo() reached an asynchronous action "
+                + "(registerUndo(withTarget:asyncHandler:) or performAsync(_:on:)), which it cannot await.\n"
+                + "Fix: undo and redo steps with asynchronous actions with `try await manager.undoAsync()` and "
+                + "`try await manager.redoAsync()`"
+        )
+    }
+}
+
+/// An `async throws` closure on a weakly held target (spec H3: a target that is gone is
+/// skipped), which registers its own inverse as a synchronous handler does.
+final class AsyncHandlerEntry<Target: AnyObject>: AsyncActionEntry {
+    let handler: nonisolated(nonsending) (Target) async throws -> Void
+
+    init(_ handler: nonisolated(nonsending) @escaping (Target) async throws -> Void, reference: ModelReference) {
+        self.handler = handler
+        super.init(modelReference: reference)
+    }
+
+    override var command: Any { handler }
+
+    override nonisolated(nonsending) func runAsync(on model: AnyObject, executing: Bool) async throws -> Bool {
+        // Sound: the object was registered as this handler's target.
+        try await handler(unsafeDowncast(model, to: Target.self))
+        return false
+    }
+}
+
+/// An ``AsyncUndoableCommand`` and its model, weakly held; like ``TypedCommandEntry``, the
+/// step is its own inverse and the entry keeps the command as the last run left it.
+final class AsyncCommandEntry<Command: AsyncUndoableCommand>: AsyncActionEntry where Command.Model: AnyObject {
+    private var storedCommand: Command
+
+    init(_ command: Command, reference: ModelReference) {
+        storedCommand = command
+        super.init(modelReference: reference)
+    }
+
+    override var command: Any { storedCommand }
+
+    override nonisolated(nonsending) func runAsync(on model: AnyObject, executing: Bool) async throws -> Bool {
+        let typedModel = unsafeDowncast(model, to: Command.Model.self)
+        // A copy, written back only when the run succeeded: a throw means nothing changed,
+        // the command included.
+        var command = storedCommand
+        if executing {
+            try await command.execute(on: typedModel)
+        } else {
+            try await command.undo(on: typedModel)
+        }
+        storedCommand = command
+        return true
+    }
+}
