@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Synchronization
 import UndoKit
 
@@ -15,6 +15,10 @@ import UndoKit
 ///   with the asynchronous undo call; the `overhead_ns` note on each line is its time per
 ///   step less `action_direct`'s in the same repetition: issue 34's "≤ 2 µs more than the
 ///   action itself";
+/// - every phase also notes `cpu_ns`, the CPU time of the thread that ran the loop per
+///   operation (the task never suspends, so one thread runs each loop whole), and the two
+///   asynchronous phases `cpu_overhead_ns`: on a machine shared with other work the wall
+///   clock counts the time the thread waited for a core, the thread's CPU time does not;
 /// - `undo_sync`: the synchronous counterpart for scale (W1's undo: one closure step,
 ///   `undo()`).
 enum AsyncWorkload {
@@ -97,27 +101,57 @@ enum AsyncWorkload {
     private static func measure(n: Int) async throws(BenchmarkFailure) -> RepetitionResult {
         var result = RepetitionResult()
         let direct = try await directPhase(n: n)
-        result.record("action_direct", operations: n, nanoseconds: direct)
         let (undo, redo) = try await undoRedoPhases(n: n)
-        result.record("undo_async", operations: n, nanoseconds: undo)
-        result.record("redo_async", operations: n, nanoseconds: redo)
-        let directPerCall = Double(direct) / Double(n)
-        result.note("undo_async", "overhead_ns", Double(undo) / Double(n) - directPerCall)
-        result.note("redo_async", "overhead_ns", Double(redo) / Double(n) - directPerCall)
-        result.record("undo_sync", operations: n, nanoseconds: try synchronousUndoPhase(n: n))
+        let synchronous = try synchronousUndoPhase(n: n)
+        for (phase, timing) in [("action_direct", direct), ("undo_async", undo), ("redo_async", redo),
+                                ("undo_sync", synchronous)] {
+            result.record(phase, operations: n, nanoseconds: timing.wall)
+            result.note(phase, "cpu_ns", Double(timing.cpu) / Double(n))
+        }
+        for (phase, timing) in [("undo_async", undo), ("redo_async", redo)] {
+            result.note(phase, "overhead_ns", Double(timing.wall) / Double(n) - Double(direct.wall) / Double(n))
+            result.note(phase, "cpu_overhead_ns", Double(timing.cpu) / Double(n) - Double(direct.cpu) / Double(n))
+        }
         return result
+    }
+
+    /// A phase's wall-clock time and the CPU time of the thread that ran it, in nanoseconds.
+    struct Timing {
+        var wall: UInt64 = 0
+        var cpu: UInt64 = 0
+    }
+
+    /// Reads both clocks at the start of a loop; `stop()` gives the time since.
+    struct Stopwatch {
+        private let wall = Measurement.now()
+        private let cpu = Stopwatch.threadCPUTime()
+
+        func stop() -> Timing {
+            let cpuNow = Stopwatch.threadCPUTime()
+            let wallNow = Measurement.now()
+            // A loop that moved to another thread would read another thread's clock: the
+            // workload never suspends, so it cannot, but a wrong reading must not trap.
+            return Timing(wall: wallNow - wall, cpu: cpuNow >= cpu ? cpuNow - cpu : 0)
+        }
+
+        /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds.
+        static func threadCPUTime() -> UInt64 {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        }
     }
 }
 
 extension AsyncWorkload {
     /// `action_direct`: the undo action called `n` times, as code that holds it would call it;
     /// its inverses go into one open group (W2's registration, the cheapest there is).
-    private static func directPhase(n: Int) async throws(BenchmarkFailure) -> UInt64 {
+    private static func directPhase(n: Int) async throws(BenchmarkFailure) -> Timing {
         let manager = Manager.forBenchmark()
         let counter = AsyncCounter(manager: manager)
         let action: nonisolated(nonsending) (AsyncCounter) async throws -> Void = decrement
         manager.beginUndoGrouping()
-        let t0 = Measurement.now()
+        let stopwatch = Stopwatch()
         do {
             for _ in 0..<n {
                 try await action(counter)
@@ -125,17 +159,17 @@ extension AsyncWorkload {
         } catch {
             throw BenchmarkFailure(description: "W11 action_direct: the action threw \(error)")
         }
-        let t1 = Measurement.now()
+        let timing = stopwatch.stop()
         manager.endUndoGrouping()
         try check(counter.value == -n && manager.undoCount == 1,
                   "W11 action_direct: value \(counter.value), undoCount \(manager.undoCount), expected \(-n) and 1")
         manager.removeAllActions()
-        return t1 - t0
+        return timing
     }
 
     /// `undo_async` and `redo_async`: `n` steps of one asynchronous action, undone one by one,
     /// then redone one by one.
-    private static func undoRedoPhases(n: Int) async throws(BenchmarkFailure) -> (undo: UInt64, redo: UInt64) {
+    private static func undoRedoPhases(n: Int) async throws(BenchmarkFailure) -> (undo: Timing, redo: Timing) {
         let manager = Manager.forBenchmark()
         let counter = AsyncCounter(manager: manager)
         for _ in 0..<n {
@@ -147,7 +181,7 @@ extension AsyncWorkload {
         try check(counter.value == n && manager.undoCount == n,
                   "W11 register: value \(counter.value), undoCount \(manager.undoCount), expected \(n)")
 
-        let t0 = Measurement.now()
+        let undoStopwatch = Stopwatch()
         do {
             for _ in 0..<n {
                 try await manager.undoAsync()
@@ -155,11 +189,11 @@ extension AsyncWorkload {
         } catch {
             throw BenchmarkFailure(description: "W11 undo_async: an undo threw \(error)")
         }
-        let t1 = Measurement.now()
+        let undo = undoStopwatch.stop()
         try check(counter.value == 0 && manager.undoCount == 0 && manager.redoCount == n && !manager.canUndo,
                   "W11 undo_async: value \(counter.value), undoCount \(manager.undoCount), redoCount \(manager.redoCount)")
 
-        let t2 = Measurement.now()
+        let redoStopwatch = Stopwatch()
         do {
             for _ in 0..<n {
                 try await manager.redoAsync()
@@ -167,14 +201,14 @@ extension AsyncWorkload {
         } catch {
             throw BenchmarkFailure(description: "W11 redo_async: a redo threw \(error)")
         }
-        let t3 = Measurement.now()
+        let redo = redoStopwatch.stop()
         try check(counter.value == n && manager.undoCount == n && manager.redoCount == 0 && !manager.canRedo,
                   "W11 redo_async: value \(counter.value), undoCount \(manager.undoCount), redoCount \(manager.redoCount)")
-        return (t1 - t0, t3 - t2)
+        return (undo, redo)
     }
 
     /// `undo_sync`: the same steps with a synchronous action, undone with `undo()`.
-    private static func synchronousUndoPhase(n: Int) throws(BenchmarkFailure) -> UInt64 {
+    private static func synchronousUndoPhase(n: Int) throws(BenchmarkFailure) -> Timing {
         let manager = Manager.forBenchmark()
         let counter = AsyncCounter(manager: manager)
         for _ in 0..<n {
@@ -183,13 +217,13 @@ extension AsyncWorkload {
             manager.registerUndo(withTarget: counter) { $0.decrementNow() }
             manager.endUndoGrouping()
         }
-        let t0 = Measurement.now()
+        let stopwatch = Stopwatch()
         for _ in 0..<n {
             manager.undo()
         }
-        let t1 = Measurement.now()
+        let timing = stopwatch.stop()
         try check(counter.value == 0 && manager.undoCount == 0 && manager.redoCount == n,
                   "W11 undo_sync: value \(counter.value), undoCount \(manager.undoCount), redoCount \(manager.redoCount)")
-        return t1 - t0
+        return timing
     }
 }
