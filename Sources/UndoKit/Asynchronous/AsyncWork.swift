@@ -15,6 +15,12 @@ final class AsyncWorkState {
     /// The calls other code made while an operation was suspended, made for real (in order)
     /// once it settles: see ``HeldCall``.
     var heldCalls: [HeldCall] = []
+    /// Whether calls were held since the last end of an event (grouping by event): the next
+    /// end of the event is held too, so the held edits keep their events.
+    var heldEventIsOpen = false
+    /// Whether an event ended while the running operation had the event's automatic group
+    /// open (a scope's, or one open around a command): it closes when the operation ends.
+    var eventEndedDuringWork = false
     /// Numbers the operations, so each has its own ``AsyncWorkToken``.
     var nextSerial: UInt64 = 0
     /// The steps whose failed asynchronous run could not be fully reverted, oldest first.
@@ -76,6 +82,8 @@ enum HeldCall {
     case endGroup
     /// What metadata setters (``UndoManager/setActionName(_:)`` and the others) wrote.
     case metadata(GroupMetadata)
+    /// The end of the event the held calls were made in (grouping by event).
+    case endEvent
 }
 
 /// A failed asynchronous undo or redo, as observers hear of it

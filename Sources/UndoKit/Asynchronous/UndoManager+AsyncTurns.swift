@@ -1,3 +1,5 @@
+import Foundation
+
 /// The strict order of asynchronous operations (spec K5, issue 34 item 3): one at a time, in
 /// the order they were called, and other code's calls during their suspensions held until
 /// they settle.
@@ -44,6 +46,7 @@ extension UndoManager {
         }
         await takeAsyncTurn()
         defer {
+            closeEventThatEndedDuringWork()
             makeHeldCalls()
             passAsyncTurn()
         }
@@ -137,6 +140,7 @@ extension UndoManager {
         guard let async = state.asyncWork, let work = async.running else { return false }
         if isOutsideRunningWork(work) {
             async.heldCalls.append(.registration(step))
+            heldCallJoinsEvent()
             return true
         }
         guard work.isRunningStep else { return false }
@@ -157,6 +161,7 @@ extension UndoManager {
             }
             let held = GroupMetadata()
             async.heldCalls.append(.metadata(held))
+            heldCallJoinsEvent()
             return held
         }
         guard work.isRunningStep else { return nil }
@@ -176,6 +181,7 @@ extension UndoManager {
         guard let async = state.asyncWork, let work = async.running else { return false }
         if isOutsideRunningWork(work) {
             async.heldCalls.append(opening ? .beginGroup : .endGroup)
+            heldCallJoinsEvent()
             return true
         }
         guard !work.isRunningStep else {
@@ -188,11 +194,52 @@ extension UndoManager {
         return false
     }
 
+    /// Grouping by event, a held call belongs to the current event, as the automatic group it
+    /// would have opened would: the run loop waits for the event's end, which is held too.
+    private func heldCallJoinsEvent() {
+        guard state.groupsByEvent else { return }
+        asyncState.heldEventIsOpen = true
+        if !state.isScheduledOnRunLoop {
+            runLoop.schedule(self)
+        }
+    }
+
+    /// The end of an event during an operation: returns whether it was handled here. It is
+    /// held after the calls held in the event; and the event's automatic group, if open, holds
+    /// the operation's own edits (a scope's group, or a command's step to come), so it closes
+    /// when the operation ends rather than in the middle of it.
+    @inline(never)
+    func eventEndedDuringAsyncWork(mode: RunLoop.Mode) -> Bool {
+        guard let async = state.asyncWork, async.running != nil else { return false }
+        if async.heldEventIsOpen {
+            async.heldCalls.append(.endEvent)
+            async.heldEventIsOpen = false
+        }
+        guard state.automaticGroupIsPending else { return true }
+        guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
+        async.eventEndedDuringWork = true
+        return true
+    }
+
+    /// Closes the event's automatic group if its event ended during the operation that just
+    /// ended; if it cannot close yet (a group the caller opened is inside it), the next end of
+    /// an event closes it.
+    private func closeEventThatEndedDuringWork() {
+        guard let async = state.asyncWork, async.eventEndedDuringWork else { return }
+        async.eventEndedDuringWork = false
+        guard state.automaticGroupIsPending else { return }
+        if !endEventGroup() && !state.isScheduledOnRunLoop {
+            runLoop.schedule(self)
+        }
+    }
+
     /// Makes the calls held during the operation that just settled, in order, as if made now.
     private func makeHeldCalls() {
         guard let async = state.asyncWork, !async.heldCalls.isEmpty else { return }
         let calls = async.heldCalls
         async.heldCalls = []
+        // An event still going on: the replayed calls' automatic group closes at its end.
+        async.heldEventIsOpen = false
         for call in calls {
             switch call {
             case .registration(let step):
@@ -203,6 +250,8 @@ extension UndoManager {
                 endUndoGrouping()
             case .metadata(let written):
                 copyHeldMetadata(written)
+            case .endEvent:
+                endEventGroup()
             }
         }
         publishObservableChanges()

@@ -102,6 +102,8 @@ extension UndoManager {
         work.metadata = stack.pointee.topMetadata?.copy()
         do {
             try await running(work) {
+                // Observers see the manager busy (isUndoing, canUndo false) while the actions run.
+                publishObservableChanges()
                 for step in steps {
                     try Task.checkCancellation()
                     try await runAction(step, executing: !undoing)
@@ -126,7 +128,12 @@ extension UndoManager {
     /// stale-step policy. Then the manager is busy and the will-undo (or will-redo)
     /// notification is posted. Returns the step's id, or `nil` when there is nothing to run.
     private func beginAsyncStep(undoing: Bool, call: StaticString, appliesStalePolicy: Bool) -> StepID? {
+        // undo() posts one (spec R18.1) and undoNestedGroup() another (R19.1); redo() one,
+        // reading canRedo (R21.1).
         post(.checkpoint)
+        if undoing {
+            post(.checkpoint)
+        }
         if state.automaticGroupIsPending && undoStack.nesting == 1 {
             endUndoGroupingThroughOverrides(from: call)
             state.automaticGroupIsPending = false
@@ -153,8 +160,6 @@ extension UndoManager {
             stopCoalescing()
             post(.willRedoChange)
         }
-        // Observers see the manager busy (isUndoing, canUndo false) while the actions run.
-        publishObservableChanges()
         return stepID
     }
 

@@ -71,6 +71,10 @@ extension UndoManager {
     ///
     /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
     func endOfEvent(mode: RunLoop.Mode) -> Bool {
+        // Spec K5: an event that ends during an asynchronous operation (UndoManager+AsyncTurns).
+        if state.asyncWorkIsRunning && eventEndedDuringAsyncWork(mode: mode) {
+            return true
+        }
         guard state.automaticGroupIsPending else { return true }
         guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
         state.automaticGroupIsPending = false
