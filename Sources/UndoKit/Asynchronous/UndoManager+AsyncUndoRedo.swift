@@ -100,17 +100,26 @@ extension UndoManager {
         let steps = stack.pointee.stepsOfNewestClosedGroup()
         let work = makeAsyncWork(.runningStep(undoing: undoing))
         work.metadata = stack.pointee.topMetadata?.copy()
-        do {
-            try await running(work) {
-                // Observers see the manager busy (isUndoing, canUndo false) while the actions run.
-                publishObservableChanges()
+        var failure: (any Error)?
+        var revertErrors: [any Error] = []
+        // The revert runs inside the step's work, so other code that runs while it starts is
+        // held, as during the actions.
+        try await running(work) {
+            // Observers see the manager busy (isUndoing, canUndo false) while the actions run.
+            publishObservableChanges()
+            do {
                 for step in steps {
                     try Task.checkCancellation()
                     try await runAction(step, executing: !undoing)
                 }
+            } catch {
+                failure = error
+                revertErrors = await revert(work.captured, undoing: undoing)
+                work.captured = []
             }
-        } catch {
-            try await failAsyncStep(stepID, undoing: undoing, work: work, error: error)
+        }
+        if let failure {
+            try failAsyncStep(stepID, undoing: undoing, error: failure, revertErrors: revertErrors)
         }
         if undoing {
             landUndoneStep(of: work, in: PublicCall(call))
@@ -206,14 +215,12 @@ extension UndoManager {
         }
     }
 
-    /// An action of the step threw: reverts the actions that ran (through the inverses they
-    /// registered, newest first, in a task that is not cancelled), reports the failure and
-    /// throws. The stacks and the ledger never changed.
-    private nonisolated(nonsending) func failAsyncStep(
-        _ stepID: StepID, undoing: Bool, work: AsyncWork, error: any Error
-    ) async throws -> Never {
-        let revertErrors = await revert(work.captured, undoing: undoing)
-        work.captured = []
+    /// An action of the step threw, and the actions that ran were reverted (through the
+    /// inverses they registered, newest first, in a task that is not cancelled): reports the
+    /// failure and throws. The stacks and the ledger never changed.
+    private func failAsyncStep(
+        _ stepID: StepID, undoing: Bool, error: any Error, revertErrors: [any Error]
+    ) throws -> Never {
         if undoing {
             state.isUndoing = false
         } else {

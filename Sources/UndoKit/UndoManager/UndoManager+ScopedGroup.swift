@@ -15,7 +15,7 @@ extension UndoManager {
     /// clean mark, the costs and the enclosing group's metadata are as before, and an event
     /// group the scope opened goes), silently for clean-state observers and Observation, and
     /// the error is rethrown. <doc:GroupingAndTheEventLoop> details what observers see, what
-    /// a rollback keeps, and why there is no `async` variant.
+    /// a rollback keeps, and why awaiting needs ``withUndoGroupAsync(named:_:)``.
     ///
     /// ```swift
     /// enum EditError: Error { case outOfRange }

@@ -3,7 +3,7 @@ import Testing
 import UndoKit
 
 /// Issue 34 item 6: asynchronous undo and redo compose with the rest of the manager.
-@Suite("Asynchronous undo with everything else")
+@Suite("Asynchronous undo with everything else", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncCompositionTests {
     /// A counter whose undo actions are synchronous, for comparing undoAsync() with undo().

@@ -6,7 +6,7 @@ import UndoKit
 
 /// Spec K5's order: calls other code makes while an asynchronous operation is suspended are
 /// held and made after it settles, as if made then; grouping by event, each keeps its event.
-@Suite("Asynchronous order and held calls")
+@Suite("Asynchronous order and held calls", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncOrderTests {
     /// Waits until an action waits at the model's gate.
@@ -119,6 +119,32 @@ struct AsyncOrderTests {
         manager.runLoop.tick()
         #expect(model.values == [])
         #expect(manager.undoActionNames == ["Other"])
+    }
+
+    @Test("an edit other code makes while a failed step's revert starts is held, and lands as its own step")
+    func editDuringRevertStartIsHeld() async throws {
+        let manager = UndoManager.explicit()
+        let box = AsyncModel()
+        manager.step("Step") {
+            // Runs second, and throws without suspending.
+            manager.registerUndo(withTarget: box) { _ in throw InjectedFailure(value: 1) }
+            // Runs first; its inverse is what the revert runs.
+            manager.registerUndo(withTarget: box) { box in
+                manager.registerUndo(withTarget: box) { _ in }
+            }
+        }
+        // Queued on the main actor: runs at the undo's first suspension, where the revert starts.
+        let other = Task {
+            manager.step("Other") {
+                manager.registerUndo(withTarget: box) { $0.log.append("other undone") }
+            }
+        }
+        await #expect(throws: InjectedFailure(value: 1)) {
+            try await manager.undoAsync()
+        }
+        await other.value
+        #expect(manager.undoActionNames == ["Other", "Step"])
+        #expect(manager.redoActionNames == [])
     }
 
     @Test("a request cancelled while waiting for its turn throws CancellationError and runs nothing")

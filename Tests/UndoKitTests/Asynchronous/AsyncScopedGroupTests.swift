@@ -3,7 +3,7 @@ import Testing
 import UndoKit
 
 /// Spec K5 with J2: `withUndoGroupAsync(named:_:)`.
-@Suite("Asynchronous scoped groups")
+@Suite("Asynchronous scoped groups", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncScopedGroupTests {
     @Test("a scope whose body awaits makes one named step, which undoes as a whole")

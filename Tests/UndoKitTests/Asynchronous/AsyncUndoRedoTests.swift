@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UndoKit
 
-@Suite("Asynchronous undo and redo")
+@Suite("Asynchronous undo and redo", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncUndoRedoTests {
     @Test("an asynchronous closure step undoes and redoes, awaiting its action")
@@ -230,6 +230,24 @@ struct AsyncUndoRedoTests {
         try await manager.undoAsync()
         #expect(model.values == [])
         withExtendedLifetime(observation) {}
+    }
+
+    @Test("in an async context, the synchronous calls still resolve to the synchronous overloads")
+    func synchronousCallsStaySynchronous() async {
+        let manager = UndoManager.explicit()
+        let model = AsyncModel()
+        // None of these needs `await`: no new overload is preferred in an async context.
+        manager.withUndoGroup(named: "Sync") {
+            model.values.append(1)
+            manager.registerUndo(withTarget: model) { model in
+                model.values.removeLast()
+                manager.registerUndo(withTarget: model) { $0.values.append(1) }
+            }
+        }
+        manager.undo()
+        manager.redo()
+        #expect(model.values == [1])
+        #expect(manager.undoActionName == "Sync")
     }
 
     @Test("an asynchronous undo works from an actor that owns the manager")
