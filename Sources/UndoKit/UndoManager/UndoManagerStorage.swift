@@ -11,7 +11,9 @@ struct UndoManagerStorage {
     /// flag registration, grouping and the metadata setters test for it. Beside the other hot
     /// flags, before any field whose layout is only known at run time: placed last, its
     /// offset was looked up on every test (callgrind, W1: about 30 instructions per undo).
-    var asyncWorkIsRunning = false
+    var asyncWorkIsRunning = false {
+        didSet { updateShortPathEligibility() }
+    }
     /// The asynchronous operations' state (`Asynchronous/`), made by the first one.
     var asyncWork: AsyncWorkState?
     /// An automatic group was opened in this event and the end of the event will close it
@@ -185,6 +187,8 @@ struct UndoManagerStorage {
             && !isCoordinated
             // An undo or redo stops coalescing.
             && !usesCoalescing
+            // An asynchronous operation holds or refuses what other code asks meanwhile.
+            && !asyncWorkIsRunning
     }
 }
 
