@@ -164,6 +164,8 @@ struct AsyncUndoHistoryTests {
         }
         #expect(copy.items == ["eggs"])
         #expect(copy.log == list.log.suffix(copy.log.count))
+        // Taken again, both histories agree: the commands kept their state and direction.
+        #expect(try restored.undoHistory(ofAsync: AsyncListEdit.self) == manager.undoHistory(ofAsync: AsyncListEdit.self))
     }
 
     @Test("a history of both kinds round-trips, each step running its own way")
@@ -203,6 +205,13 @@ struct AsyncUndoHistoryTests {
         let restored = makeManager()
         try restored.restoreUndoHistory(mixed: saved, on: copy)
         #expect(SavedState(restored) == SavedState(manager))
+        let current = try #require(restored.historyTree.current)
+        #expect(try restored.undoHistoryStep(current, of: SetHeading.self, async: AsyncListEdit.self) == history.undoSteps.last)
+        let redoID = try #require(history.redoSteps.last?.id)
+        #expect(try restored.undoHistoryStep(redoID, of: SetHeading.self, async: AsyncListEdit.self) == history.redoSteps.last)
+        #expect(throws: UndoHistoryError.notACommand(stack: "undo", stepIndex: 0)) {
+            try restored.undoHistoryStep(current, ofAsync: AsyncListEdit.self)
+        }
 
         try await restored.redoAsync()
         #expect(copy.items == ["milk", "eggs"])
