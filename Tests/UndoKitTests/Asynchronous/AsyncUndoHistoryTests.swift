@@ -260,6 +260,8 @@ struct AsyncUndoHistoryTests {
         #expect(copy.items == ["milk", "eggs"])
         #expect(SavedState(restored) == before)
         #expect(!restored.isUndoing)
+        // The revert ran eggs' command the other way again, so it is saved as it was.
+        #expect(try restored.undoHistory(ofAsync: AsyncListEdit.self) == saved)
 
         // The step is whole again: it undoes and redoes as before.
         try await restored.undoAsync()
