@@ -84,6 +84,10 @@ enum HeldCall {
     case metadata(GroupMetadata)
     /// The end of the event the held calls were made in (grouping by event).
     case endEvent
+    /// ``UndoManager/removeAllActions()``.
+    case removeAllActions
+    /// ``UndoManager/removeAllActions(withTarget:)`` for the object with this identity.
+    case removeActions(on: ObjectIdentifier)
 }
 
 /// A failed asynchronous undo or redo, as observers hear of it

@@ -194,6 +194,37 @@ extension UndoManager {
         return false
     }
 
+    /// ``UndoManager/removeAllActions()`` or ``UndoManager/removeAllActions(withTarget:)``
+    /// during an operation: returns whether the removal was held for other code (made after
+    /// the operation settles, so it never pulls the running step from under it). An action of
+    /// a running step may not remove actions: the step it belongs to is in flight.
+    @inline(never)
+    func holdsRemovalDuringAsyncWork(_ removal: HeldCall, in call: PublicCall) -> Bool {
+        guard let async = state.asyncWork, let work = async.running else { return false }
+        if isOutsideRunningWork(work) {
+            async.heldCalls.append(removal)
+            return true
+        }
+        guard !work.isRunningStep else {
+            programmerError(
+                in: call, "an asynchronous undo or redo action may not remove actions while its step is in flight",
+                fix: "remove them once the undo has settled: `try await manager.undoAsync()`, then the removal"
+            )
+        }
+        return false
+    }
+
+    /// ``UndoManager/undo()`` or ``UndoManager/redo()`` during an operation: the synchronous
+    /// calls cannot wait for the step in flight, and running another step inside it would
+    /// interleave the two.
+    @inline(never)
+    func refuseSynchronousUndoDuringAsyncWork(in call: PublicCall) -> Never {
+        programmerError(
+            in: call, "an asynchronous undo, redo or group (undoAsync(), redoAsync(), withUndoGroupAsync) is in flight",
+            fix: "call `try await manager.undoAsync()` or `redoAsync()`, which wait their turn"
+        )
+    }
+
     /// Grouping by event, a held call belongs to the current event, as the automatic group it
     /// would have opened would: the run loop waits for the event's end, which is held too.
     private func heldCallJoinsEvent() {
@@ -252,6 +283,10 @@ extension UndoManager {
                 copyHeldMetadata(written)
             case .endEvent:
                 endEventGroup()
+            case .removeAllActions:
+                clearBothStacks()
+            case .removeActions(let identity):
+                removeActions(on: identity)
             }
         }
         publishObservableChanges()

@@ -93,6 +93,9 @@ extension UndoManager {
     /// of line, so the short path's callers pay nothing for it.
     @inline(never)
     private func undoThroughTheGeneralPath() {
+        if state.asyncWorkIsRunning {
+            refuseSynchronousUndoDuringAsyncWork(in: PublicCall("undo()"))
+        }
         post(.checkpoint)
         if !isBusy && state.automaticGroupIsPending && undoStack.nesting == 1 {
             endUndoGroupingThroughOverrides(from: "undo()")
@@ -160,6 +163,9 @@ extension UndoManager {
     /// ``undoThroughTheGeneralPath()``.
     @inline(never)
     private func redoThroughTheGeneralPath() {
+        if state.asyncWorkIsRunning {
+            refuseSynchronousUndoDuringAsyncWork(in: PublicCall("redo()"))
+        }
         guard canRedoThroughOverrides else { return }
         if state.checksStaleSteps && !isBusy {
             guard applyStaleStepPolicy(onUndoStack: false) else { return }
