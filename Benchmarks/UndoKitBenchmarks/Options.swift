@@ -4,7 +4,7 @@ import Foundation
 struct Options {
     /// Every workload, in the order they run when none is named. The floor runs first so a
     /// reader sees the reference cost before the numbers it bounds.
-    static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10"]
+    static let allWorkloads = ["floor", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "W11"]
     /// The workloads that record through a ``Counter`` and so can use either ``API``.
     static let commandWorkloads = ["W1", "W2", "W3", "W4", "W5", "W6"]
 

@@ -15,6 +15,7 @@ enum Report {
         "W8": "W8: 10,000-item struct model, each step registers the old whole model; cycles of steps and undos",
         "W9": "W9: history tree: a branch point off/on; 1,000 undos+redos vs two go(to:) jumps",
         "W10": "W10: noteChanges(to:origin:) over a history of S and S/10 steps declaring parts; undo under .run/.refuse/.skip; refused undos; .skip dropping stale steps",
+        "W11": "W11: N steps of one async action: the action called directly vs undoAsync()/redoAsync() of its step (overhead_ns = the difference); undo() of a sync step for scale",
     ]
 
     /// Writes straight to the file descriptor so output interleaves correctly with child

@@ -55,6 +55,7 @@ enum Runner {
         case "W9": return try TreeWorkload.w9(n: options.n)
         case "W10": return try NotingWorkload.w10(
             parts: options.w10Parts, steps: options.w10Steps, operations: options.w10Operations, repetition: repetition)
+        case "W11": return try AsyncWorkload.w11(n: n)
         default: throw BenchmarkFailure(description: "unknown workload \(workload)")
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-// undokit-bench: UndoKit's speed and memory on workloads W1–W10 (see Benchmarks/README.md).
+// undokit-bench: UndoKit's speed and memory on workloads W1–W11 (see Benchmarks/README.md).
 // `swift run -c release undokit-bench --help` lists the options.
 
 do throws(OptionsError) {

@@ -218,8 +218,9 @@ extension UndoManager {
             case .didUndoChange(let discardable): center.post(DidUndoChangeMessage(groupIsDiscardable: discardable), subject: manager)
             case .willRedoChange: center.post(WillRedoChangeMessage(), subject: manager)
             case .didRedoChange(let discardable): center.post(DidRedoChangeMessage(groupIsDiscardable: discardable), subject: manager)
-            case .didDropStaleStep:
-                // Apple's manager has no stale steps, so no message type: the notification only.
+            case .didDropStaleStep, .didFailAsyncStep:
+                // Apple's manager has no stale steps and no asynchronous actions, so no message
+                // type: the notification only.
                 break
             }
         }

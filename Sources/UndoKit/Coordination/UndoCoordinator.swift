@@ -389,7 +389,7 @@ public final class UndoCoordinator {
     /// The member whose newest undo step (redo step, unless `onUndoStacks`) landed last: the
     /// step ``undo()`` (``redo()``) takes. Read from the members' ledgers; only the stamps are
     /// the coordinator's.
-    private func managerWithNewestStep(onUndoStacks: Bool) -> UndoManager? {
+    func managerWithNewestStep(onUndoStacks: Bool) -> UndoManager? {
         var newest: (manager: UndoManager, stamp: Int64)?
         for member in members {
             guard let manager = member.manager,
@@ -432,7 +432,7 @@ public final class UndoCoordinator {
     }
 
     /// Ends the attached managers' open automatic groups, oldest first.
-    private func endEventGroups() {
+    func endEventGroups() {
         guard members.contains(where: { $0.manager?.canEndEventGroup == true }) else { return }
         // Ties (groups opened before their managers were attached) end in attach order.
         let open = members.enumerated()

@@ -94,13 +94,13 @@ extension UndoManager {
     /// ``canUndo``'s answer under the policy.
     var undoIsAvailable: Bool {
         // A stack with entries has a top-level group (closed or open): cheaper than counting.
-        guard !undoStack.isEmpty else { return false }
+        guard !undoStack.isEmpty && !state.asyncWorkIsRunning else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: true) != nil
     }
 
     /// ``canRedo``'s answer under the policy (without the checkpoint).
     var redoIsAvailable: Bool {
-        guard !redoStack.isEmpty else { return false }
+        guard !redoStack.isEmpty && !state.asyncWorkIsRunning else { return false }
         return !state.checksStaleSteps || runnableStepMetadata(onUndoStack: false) != nil
     }
 

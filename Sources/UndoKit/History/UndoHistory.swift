@@ -3,7 +3,9 @@ import Foundation
 /// An undo manager's undo and redo stacks, made of commands, as a value you can save and
 /// restore: undo that survives the process.
 ///
-/// Closures cannot be saved, but ``UndoableCommand``s that are `Codable` can. Record your steps
+/// Closures cannot be saved, but ``UndoableCommand``s that are `Codable` can (and
+/// ``AsyncUndoableCommand``s: see ``UndoManager/undoHistory(ofAsync:)`` and, for a history of
+/// both kinds, ``SyncOrAsyncCommand``). Record your steps
 /// with ``UndoManager/perform(_:on:)``, take the history with
 /// ``UndoManager/undoHistory(of:)``, encode it with ``encoded()``, and in the next process
 /// decode it with ``init(encoded:)`` and hand it to ``UndoManager/restoreUndoHistory(_:on:)``:
@@ -27,7 +29,7 @@ import Foundation
 /// it: they are `Any`.
 ///
 /// See <doc:PersistingUndoHistory> for when to save, and the snapshot/journal trade-off.
-public struct UndoHistory<Command: UndoableCommand & Codable> {
+public struct UndoHistory<Command: Codable> {
     /// One group: the commands and nested groups recorded in it, oldest first, and the
     /// metadata that only a top-level group's reads show.
     ///

@@ -60,7 +60,7 @@ extension UndoManager {
 
     // MARK: Moving
 
-    private func checkCanMove(in call: PublicCall) {
+    func checkCanMove(in call: PublicCall) {
         guard !state.isUndoing && !state.isRedoing else {
             programmerError(
                 in: call, "the history cannot be walked while undoing or redoing",
@@ -84,6 +84,29 @@ extension UndoManager {
     /// Undoes up to where `target` (`nil`: the start) meets the current path, then redoes down.
     func goToNode(_ target: StepID?, in call: PublicCall) {
         checkCanMove(in: call)
+        let route = route(to: target, in: call)
+        for _ in 0..<route.undoCount {
+            let before = undoStack.topLevelCount
+            undo()
+            guard undoStack.topLevelCount < before else { break }
+        }
+        guard !route.chain.isEmpty else {
+            publishObservableChanges()
+            return
+        }
+        putOnRedoPath(route.chain)
+        for _ in route.chain {
+            let before = redoStack.topLevelCount
+            redo()
+            guard redoStack.topLevelCount < before else { break }
+        }
+        settle()
+        publishObservableChanges()
+    }
+
+    /// The way to `target` (`nil`: the start): how many undos reach where it meets the current
+    /// path, then the nodes to redo from there, the next redo first.
+    func route(to target: StepID?, in call: PublicCall) -> (undoCount: Int, chain: [StepID]) {
         let tree = recordingHistoryTree()
         let (undoIDs, redoIDs) = pathNodes()
         let undoIndex = Dictionary(undoIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 })
@@ -111,15 +134,14 @@ extension UndoManager {
             }
         }
         chain.reverse()
-        for _ in 0..<(undoIDs.count - 1 - ancestor) {
-            let before = undoStack.topLevelCount
-            undo()
-            guard undoStack.topLevelCount < before else { break }
-        }
-        guard !chain.isEmpty else {
-            publishObservableChanges()
-            return
-        }
+        return (undoIDs.count - 1 - ancestor, chain)
+    }
+
+    /// Makes `chain` (the next redo first) the start of the redo path: unless it is already,
+    /// the redo steps become a branch and the chain's branch, continued by the branch most
+    /// recently visited below it, comes back.
+    func putOnRedoPath(_ chain: [StepID]) {
+        let tree = recordingHistoryTree()
         if !pathNodes().redo.starts(with: chain) {
             detachRedoStack(below: undoStack.steps.last, into: tree)
             // Redo then follows the branch most recently visited below the target.
@@ -131,12 +153,5 @@ extension UndoManager {
             }
             attachBranch(continuation, in: tree)
         }
-        for _ in chain {
-            let before = redoStack.topLevelCount
-            redo()
-            guard redoStack.topLevelCount < before else { break }
-        }
-        settle()
-        publishObservableChanges()
     }
 }

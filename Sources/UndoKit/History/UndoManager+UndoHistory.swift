@@ -20,13 +20,18 @@ extension UndoManager {
     public func undoHistory<Command: UndoableCommand & Codable>(
         of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command> where Command.Model: AnyObject {
+        try undoHistory(reading: .synchronous)
+    }
+
+    /// ``undoHistory(of:)`` for the commands `kind` reads.
+    func undoHistory<Command: Codable>(reading kind: HistoryCommandKind<Command>) throws(UndoHistoryError) -> UndoHistory<Command> {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         let tree = recordingHistoryTree()
-        let undoSteps = try historyReader(Command.self, stack: .undo, tree: tree).steps(of: undoStack.closedStepsWithEntries())
-        let redoSteps = try historyReader(Command.self, stack: .redo, tree: tree).steps(of: redoStack.closedStepsWithEntries())
+        let undoSteps = try historyReader(kind, stack: .undo, tree: tree).steps(of: undoStack.closedStepsWithEntries())
+        let redoSteps = try historyReader(kind, stack: .redo, tree: tree).steps(of: redoStack.closedStepsWithEntries())
         var branches: [UndoHistory<Command>.BranchStep] = []
-        let branchReader = historyReader(Command.self, stack: .branch, tree: tree)
+        let branchReader = historyReader(kind, stack: .branch, tree: tree)
         for id in tree.branches.keys.sorted() {
             let step = tree.branches[id]!
             guard let group = try branchReader.steps(of: [(id, step.entries)]).first else { continue }
@@ -53,17 +58,26 @@ extension UndoManager {
     public func undoHistoryStep<Command: UndoableCommand & Codable>(
         _ id: UndoTree.NodeID, of _: Command.Type
     ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? where Command.Model: AnyObject {
+        try undoHistoryStep(id, reading: .synchronous)
+    }
+
+    /// ``undoHistoryStep(_:of:)`` for the commands `kind` reads.
+    func undoHistoryStep<Command: Codable>(
+        _ id: UndoTree.NodeID, reading kind: HistoryCommandKind<Command>
+    ) throws(UndoHistoryError) -> UndoHistory<Command>.Group? {
         guard let tree = state.historyTree else { return nil }
         let found = tree.branches[id].map { (HistoryStack.branch, $0.entries) }
             ?? undoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.undo, $0) }
             ?? redoStack.closedTopLevelGroupEntries(of: id).map { (HistoryStack.redo, $0) }
         guard let (stack, entries) = found else { return nil }
-        return try historyReader(Command.self, stack: stack, tree: tree).steps(of: [(id, entries)]).first
+        return try historyReader(kind, stack: stack, tree: tree).steps(of: [(id, entries)]).first
     }
 
-    private func historyReader<Command>(_: Command.Type, stack: HistoryStack, tree: HistoryTreeState) -> HistoryReader<Command> {
+    private func historyReader<Command: Codable>(
+        _ kind: HistoryCommandKind<Command>, stack: HistoryStack, tree: HistoryTreeState
+    ) -> HistoryReader<Command> {
         let log = state.partLog
-        return HistoryReader(stack: stack, tree: tree) { id, metadata in
+        return HistoryReader(kind: kind, stack: stack, tree: tree) { id, metadata in
             log?.changes(since: id, touching: metadata?.parts) ?? []
         }
     }
@@ -92,6 +106,13 @@ extension UndoManager {
     public func restoreUndoHistory<Command: UndoableCommand & Codable>(
         _ history: UndoHistory<Command>, on model: Command.Model
     ) throws(UndoHistoryError) where Command.Model: AnyObject {
+        try restoreUndoHistory(history, on: model, making: .synchronous)
+    }
+
+    /// ``restoreUndoHistory(_:on:)`` with the entries `kind` makes.
+    func restoreUndoHistory<Command: Codable>(
+        _ history: UndoHistory<Command>, on model: AnyObject, making kind: HistoryCommandKind<Command>
+    ) throws(UndoHistoryError) {
         let level = undoStack.nesting + redoStack.nesting
         guard level == 0 else { throw .groupOpen(groupingLevel: level) }
         guard undoStack.isEmpty && redoStack.isEmpty else {
@@ -100,15 +121,15 @@ extension UndoManager {
         try Self.checkTree(of: history)
         let steps = stepsWithIDs(of: history)
         for step in steps.redo {
-            push(step, id: step.id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
+            push(step, id: step.id, onto: &redoStack, model: modelReference(for: model), runsExecute: true, kind: kind)
         }
         for step in steps.undo {
-            push(step, id: step.id, onto: &undoStack, model: modelReference(for: model), runsExecute: false)
+            push(step, id: step.id, onto: &undoStack, model: modelReference(for: model), runsExecute: false, kind: kind)
         }
         let hasTree = state.historyTree != nil || !history.branches.isEmpty
             || (history.undoSteps + history.redoSteps).contains { $0.id != nil }
         if hasTree {
-            restoreTree(of: history, steps: steps, model: model)
+            restoreTree(of: history, steps: steps, model: model, kind: kind)
         }
         ledger.endRestoring()
         ledger.cleanMarkKeeper.restore(restoredCleanMark(history.cleanMark), current: undoStack.steps.last, stepExists: stepExists)
@@ -122,7 +143,7 @@ extension UndoManager {
     }
 
     /// Makes the restored steps that were stale when saved stale again, by the same changes.
-    private func restoreStaleness<Command>(of history: UndoHistory<Command>) {
+    private func restoreStaleness<Command: Codable>(of history: UndoHistory<Command>) {
         let staleSteps = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).filter { !$0.staleChanges.isEmpty }
         guard !staleSteps.isEmpty else { return }
         startPartLog()
@@ -133,7 +154,7 @@ extension UndoManager {
     }
 
     /// Every id once, every branch below a step the history has, the clean mark at one.
-    private static func checkTree<Command>(of history: UndoHistory<Command>) throws(UndoHistoryError) {
+    private static func checkTree<Command: Codable>(of history: UndoHistory<Command>) throws(UndoHistoryError) {
         var ids: Set<UndoTree.NodeID> = []
         for id in (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id) {
             guard ids.insert(id).inserted else { throw .corrupt(reason: "step id \(id) is used twice") }
@@ -162,7 +183,7 @@ extension UndoManager {
     /// The history's undo and redo steps, each with its id: the saved one, or for a step saved
     /// without one (version 1), a new id in recording order (the undo steps oldest first,
     /// then the redo steps from the next redo). The id travels with its step from here on.
-    private func stepsWithIDs<Command>(
+    private func stepsWithIDs<Command: Codable>(
         of history: UndoHistory<Command>
     ) -> (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]) {
         let saved = (history.undoSteps + history.redoSteps + history.branches.map(\.step)).compactMap(\.id)
@@ -178,10 +199,10 @@ extension UndoManager {
         return (undo, redo)
     }
 
-    private func restoreTree<Command: UndoableCommand & Codable>(
+    private func restoreTree<Command: Codable>(
         of history: UndoHistory<Command>, steps: (undo: [UndoHistory<Command>.Group], redo: [UndoHistory<Command>.Group]),
-        model: Command.Model
-    ) where Command.Model: AnyObject {
+        model: AnyObject, kind: HistoryCommandKind<Command>
+    ) {
         let tree = recordingHistoryTree()
         // Recording order; a step ``levelsOfUndo`` trimmed as it was pushed is not there.
         for step in steps.undo + steps.redo.reversed() {
@@ -194,7 +215,7 @@ extension UndoManager {
             for branch in history.branches {
                 // Built on the redo stack, which holds a branch step's form, and taken off.
                 let id = branch.step.id!
-                push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true)
+                push(branch.step, id: id, onto: &redoStack, model: modelReference(for: model), runsExecute: true, kind: kind)
                 let (entries, _) = redoStack.popNewestTopLevelGroupEntries()
                 ledger.stepBranched(id)
                 tree.records[id] = HistoryTreeState.NodeRecord(date: branch.step.date)
@@ -206,7 +227,7 @@ extension UndoManager {
     }
 
     /// The saved mark in the ledger's form; `nil` for ``UndoHistory/CleanMark/current``.
-    private func restoredCleanMark<Command>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark? {
+    private func restoredCleanMark<Command: Codable>(_ saved: UndoHistory<Command>.CleanMark) -> CleanMark? {
         switch saved {
         case .current: nil
         case .start: .start
@@ -215,7 +236,7 @@ extension UndoManager {
         }
     }
 
-    private func savedCleanMark<Command>() -> UndoHistory<Command>.CleanMark {
+    private func savedCleanMark<Command: Codable>() -> UndoHistory<Command>.CleanMark {
         if isAtCleanMark {
             return .current
         }
@@ -228,10 +249,10 @@ extension UndoManager {
 
     /// Pushes `group` onto `stack` as a closed group: step `id` (which its close gives it, as
     /// the id the next new step gets), or, with no id, nested in the one pushed.
-    private func push<Command: UndoableCommand>(
+    private func push<Command: Codable>(
         _ group: UndoHistory<Command>.Group, id: StepID?, onto stack: inout UndoStack,
-        model reference: ModelReference, runsExecute: Bool
-    ) where Command.Model: AnyObject {
+        model reference: ModelReference, runsExecute: Bool, kind: HistoryCommandKind<Command>
+    ) {
         if let id {
             ledger.closeNextStep(as: id)
         }
@@ -245,9 +266,9 @@ extension UndoManager {
         for item in group.items {
             switch item {
             case .command(let command):
-                stack.pushCommand(CommandEntry.make(command, on: reference, runsExecute: runsExecute))
+                stack.pushCommand(kind.entry(command, reference, runsExecute))
             case .group(let nested):
-                push(nested, id: nil, onto: &stack, model: reference, runsExecute: runsExecute)
+                push(nested, id: nil, onto: &stack, model: reference, runsExecute: runsExecute, kind: kind)
             }
         }
         stack.closeGroup(discardIfEmpty: false)
@@ -263,7 +284,9 @@ private enum HistoryStack: String {
 }
 
 /// Reads closed groups into history groups, oldest first.
-private struct HistoryReader<Command: UndoableCommand & Codable> where Command.Model: AnyObject {
+private struct HistoryReader<Command: Codable> {
+    /// Which commands the history holds.
+    let kind: HistoryCommandKind<Command>
     /// Where the groups are, for errors and for the direction of their commands.
     let stack: HistoryStack
     /// Where the steps' dates are.
@@ -328,9 +351,29 @@ private struct HistoryReader<Command: UndoableCommand & Codable> where Command.M
         let entry = unsafeDowncast(owner, to: CommandEntry.self)
         // A step that keeps its command runs as its stack says; an entry knows its own way.
         guard entry.keepsCommandInStep || entry.runsExecute == runsExecute,
-              let command = entry.command(bits: handler.inlineBits) as? Command else {
+              let command = kind.command(entry.command(bits: handler.inlineBits)) else {
             throw .notACommand(stack: stack.rawValue, stepIndex: step)
         }
         return command
+    }
+}
+
+/// Which commands a history holds: how the command of a step's entry becomes one, and how a
+/// restored one becomes an entry. One per kind of history (synchronous commands, asynchronous
+/// ones, both), so the reading and restoring code is the same for all.
+struct HistoryCommandKind<Command: Codable> {
+    /// The history's form of an entry's command; `nil` if it is not one of the history's.
+    let command: (Any) -> Command?
+    /// A new entry for a restored command on a model, running `execute` next if the flag says so.
+    let entry: (Command, ModelReference, Bool) -> CommandEntry
+}
+
+extension HistoryCommandKind where Command: UndoableCommand & Codable, Command.Model: AnyObject {
+    /// Synchronous commands of one type (``UndoManager/perform(_:on:)``).
+    static var synchronous: Self {
+        Self(
+            command: { $0 as? Command },
+            entry: { command, model, runsExecute in CommandEntry.make(command, on: model, runsExecute: runsExecute) }
+        )
     }
 }

@@ -13,7 +13,7 @@ class CommandEntry: UndoStepOwner {
     /// `ObjectIdentifier(model)` when recorded, the step's target identity.
     var modelID: ObjectIdentifier { modelReference.id }
 
-    fileprivate init(modelReference: ModelReference, runsExecute: Bool, keepsCommandInStep: Bool = false) {
+    init(modelReference: ModelReference, runsExecute: Bool, keepsCommandInStep: Bool = false) {
         self.runsExecute = runsExecute
         self.modelReference = modelReference
         super.init(isCommand: true, keepsCommandInStep: keepsCommandInStep)
@@ -25,15 +25,18 @@ class CommandEntry: UndoStepOwner {
     }
 
     /// Runs the command as ``runsExecute`` says, and flips it; `false`, having run nothing,
-    /// if the model is gone.
+    /// if the model is gone. Every synchronous entry overrides it: only an asynchronous step
+    /// (``AsyncActionEntry``) reaches this one, in a synchronous undo or redo, which cannot
+    /// await it.
     func run() -> Bool {
-        preconditionFailure("CommandEntry.run() must be overridden")
+        AsyncActionEntry.synchronousRunTrap()
     }
 
     /// Runs the command on `model`, this entry's model, already loaded: a run of commands on
-    /// one model loads it once (spec H3).
+    /// one model loads it once (spec H3). As for ``run()``, only an asynchronous step reaches
+    /// this one.
     func run(on model: AnyObject) {
-        preconditionFailure("CommandEntry.run(on:) must be overridden")
+        AsyncActionEntry.synchronousRunTrap()
     }
 
     /// Runs a step's command on `model`, already loaded. `bits`, the step's handler word,

@@ -202,9 +202,10 @@ struct StackEntries {
         }
         let count = self.count
         slot(count).initialize(to: entry)
-        // No group is detached here any more: the slot comes out of the free ones.
-        buffer.pointee.freeSlots -= 1
-        side.pointee.count = count + 1
+        // No group is detached here any more: the slot comes out of the free ones, of which
+        // there is one (wrapping: neither count can overflow, and the tests cost every push).
+        buffer.pointee.freeSlots &-= 1
+        side.pointee.count = count &+ 1
     }
 
     func append(contentsOf entries: some Collection<Entry>) {
@@ -286,22 +287,32 @@ struct StackEntries {
     /// The slot of the newest entry of the group detached in place.
     @inline(__always)
     private var newestDetachedSlot: UnsafeMutablePointer<Entry> {
-        slot(side.pointee.detachedStart + side.pointee.detached - 1)
+        // Wrapping: an entry index, far from overflowing.
+        slot(side.pointee.detachedStart &+ side.pointee.detached &- 1)
     }
 
-    /// Whether the newest detached entry is a step on `targetID`, read in place (retaining
-    /// nothing).
+    /// Takes the newest entry of the detached group if it is a step on `targetID`, read in
+    /// place first (retaining nothing); `nil`, the group untouched, if it is not or none is
+    /// left. One computation of the slot for the test and the move: W2's loop runs it once an
+    /// action.
     @inline(__always)
-    func newestDetachedIsStep(on targetID: ObjectIdentifier) -> Bool {
-        if side.pointee.detached == 0 {
-            return side.pointee.groupIsEvacuated && evacuatedGroup.lastIsStep(on: targetID)
+    func popDetachedStep(on targetID: ObjectIdentifier) -> Entry? {
+        let detached = side.pointee.detached
+        if detached == 0 {
+            guard side.pointee.groupIsEvacuated && evacuatedGroup.lastIsStep(on: targetID) else { return nil }
+            return evacuatedGroup.popLast()
         }
-        switch newestDetachedSlot.pointee {
+        // Wrapping, as in newestDetachedSlot.
+        let newest = slot(side.pointee.detachedStart &+ detached &- 1)
+        switch newest.pointee {
         case .action(let id, _, _), .singleton(let id, _, _):
-            return id == targetID
+            guard id == targetID else { return nil }
         case .begin, .end:
-            return false
+            return nil
         }
+        side.pointee.detached = detached &- 1
+        buffer.pointee.freeSlots &+= 1
+        return newest.move()
     }
 
     /// Takes the newest entry of the detached group; `nil` once none is left.
@@ -312,8 +323,9 @@ struct StackEntries {
             return side.pointee.groupIsEvacuated ? evacuatedGroup.popLast() : nil
         }
         let entry = newestDetachedSlot.move()
-        side.pointee.detached = detached - 1
-        buffer.pointee.freeSlots += 1
+        // Wrapping, as in popDetachedStep(on:).
+        side.pointee.detached = detached &- 1
+        buffer.pointee.freeSlots &+= 1
         return entry
     }
 

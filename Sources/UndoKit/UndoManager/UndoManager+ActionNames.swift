@@ -4,6 +4,10 @@ extension UndoManager {
     /// registration is disabled (the setter is then a no-op).
     func metadataOfOpenTopGroup(in call: StaticString, _ detail: StaticString) -> GroupMetadata? {
         guard registrationIsEnabled else { return nil }
+        // Spec K5: the running asynchronous step's metadata, or other code's, held.
+        if state.asyncWorkIsRunning, let metadata = metadataDuringAsyncWork() {
+            return metadata
+        }
         openAutomaticGroupIfNeeded()
         guard currentStack.nesting > 0 else {
             programmerError(in: PublicCall(call), detail)

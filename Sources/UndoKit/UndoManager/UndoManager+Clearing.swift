@@ -35,6 +35,12 @@ extension UndoManager {
 
     /// Spec R31: ``removeAllActions()``.
     func clearBothStacks() {
+        // Spec K5: other code's removal waits for the asynchronous operation in flight.
+        if state.asyncWorkIsRunning
+            && holdsRemovalDuringAsyncWork(.removeAllActions, in: PublicCall("removeAllActions()"))
+        {
+            return
+        }
         if !state.savepoints.isEmpty {
             savepointsSawEverythingRemoved()
         }
@@ -54,6 +60,12 @@ extension UndoManager {
 
     /// Spec R33: ``removeAllActions(withTarget:)`` for an object.
     func removeActions(on identity: ObjectIdentifier) {
+        if state.asyncWorkIsRunning
+            && holdsRemovalDuringAsyncWork(
+                .removeActions(on: identity), in: PublicCall("removeAllActions(withTarget:)"))
+        {
+            return
+        }
         if !state.savepoints.isEmpty {
             savepointsWillRemoveActions(on: identity)
         }

@@ -6,6 +6,9 @@ extension UndoManager {
     @inline(__always)
     func openGroup() {
         guard registrationIsEnabled else { return }
+        if state.asyncWorkIsRunning && holdsGroupCallDuringAsyncWork(opening: true) {
+            return
+        }
         let busy = isBusy
         if !busy {
             openAutomaticGroupIfNeeded()
@@ -24,6 +27,9 @@ extension UndoManager {
     /// it if it stayed empty.
     func closeGroup(in call: PublicCall, discardingEmpty: Bool) {
         guard registrationIsEnabled else { return }
+        if state.asyncWorkIsRunning && holdsGroupCallDuringAsyncWork(opening: false) {
+            return
+        }
         post(.checkpoint)
         guard currentStack.nesting > 0 else {
             programmerError(in: call, "endUndoGrouping called with no matching begin")
@@ -65,6 +71,10 @@ extension UndoManager {
     ///
     /// - Returns: whether the manager is done with this pass; `false` keeps it scheduled.
     func endOfEvent(mode: RunLoop.Mode) -> Bool {
+        // Spec K5: an event that ends during an asynchronous operation (UndoManager+AsyncTurns).
+        if state.asyncWorkIsRunning && eventEndedDuringAsyncWork(mode: mode) {
+            return true
+        }
         guard state.automaticGroupIsPending else { return true }
         guard state.groupsByEvent && state.runLoopModes.contains(mode) else { return false }
         state.automaticGroupIsPending = false

@@ -111,6 +111,16 @@ extension UndoManager {
         // Indirect: the step inline made every event a larger value, whose copies and
         // destroys in post(_:) cost undo 30 instructions (callgrind, W1).
         indirect case didDropStaleStep(StaleStep)
+        /// ``UndoKitDidFailAsyncStep``: an asynchronous undo or redo (``UndoManager/undoAsync()``,
+        /// ``UndoManager/redoAsync()``) failed and reverted the actions that had run; the step
+        /// is where it was. Posted in place of the did-undo (did-redo) event.
+        ///
+        /// ```swift
+        /// if case .didFailAsyncStep(let failure) = event, failure.revertFailed {
+        ///     reloadFromStore()
+        /// }
+        /// ```
+        indirect case didFailAsyncStep(AsyncStepFailure)
 
         /// The name of the notification posted for this event.
         ///
@@ -128,6 +138,7 @@ extension UndoManager {
             case .willRedoChange: .NSUndoManagerWillRedoChange
             case .didRedoChange: .NSUndoManagerDidRedoChange
             case .didDropStaleStep: .UndoKitDidDropStaleStep
+            case .didFailAsyncStep: .UndoKitDidFailAsyncStep
             }
         }
 
@@ -144,6 +155,8 @@ extension UndoManager {
                 [NSUndoManagerGroupIsDiscardableKey: true]
             case .didDropStaleStep(let step):
                 [UndoKitStaleStepActionNameKey: step.actionName, UndoKitStaleStepKey: step]
+            case .didFailAsyncStep(let failure):
+                [UndoKitAsyncStepFailureKey: failure]
             default:
                 nil
             }

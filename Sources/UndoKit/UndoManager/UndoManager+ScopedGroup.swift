@@ -15,7 +15,7 @@ extension UndoManager {
     /// clean mark, the costs and the enclosing group's metadata are as before, and an event
     /// group the scope opened goes), silently for clean-state observers and Observation, and
     /// the error is rethrown. <doc:GroupingAndTheEventLoop> details what observers see, what
-    /// a rollback keeps, and why there is no `async` variant.
+    /// a rollback keeps, and why awaiting needs ``withUndoGroupAsync(named:_:)``.
     ///
     /// ```swift
     /// enum EditError: Error { case outOfRange }
@@ -66,6 +66,21 @@ extension UndoManager {
             )
         }
         guard registrationIsEnabled else { return try body() }
+        let level = beginScope()
+        do {
+            let result = try body()
+            endScope(at: level, named: name)
+            return result
+        } catch {
+            checkScopeIsBalanced(at: level)
+            rollBackToSavepoint()
+            throw error
+        }
+    }
+
+    /// Opens a scope's savepoint and group; returns the group's level. (Shared with
+    /// ``withUndoGroupAsync(named:_:)``.)
+    func beginScope() -> Int {
         let levelBefore = undoStack.nesting
         state.savepoints.append(Savepoint(
             // Metadata set in the scope goes to the outermost open group (spec R34); if that
@@ -79,27 +94,24 @@ extension UndoManager {
         let level = undoStack.nesting
         state.savepoints[innermost].level = level
         state.savepoints[innermost].openedAutomaticGroup = level - levelBefore == 2
-        do {
-            let result = try body()
-            checkScopeIsBalanced(at: level)
-            // After the body, so the scope's name wins over one the body (or a command) set.
-            if let name {
-                setActionName(name)
-            }
-            endUndoGrouping()
-            releaseSavepoint()
-            return result
-        } catch {
-            checkScopeIsBalanced(at: level)
-            rollBackToSavepoint()
-            throw error
+        return level
+    }
+
+    /// The body returned: closes the scope's group, named `name`, and releases its savepoint.
+    func endScope(at level: Int, named name: String?) {
+        checkScopeIsBalanced(at: level)
+        // After the body, so the scope's name wins over one the body (or a command) set.
+        if let name {
+            setActionName(name)
         }
+        endUndoGrouping()
+        releaseSavepoint()
     }
 
     /// The index of the innermost savepoint.
     private var innermost: Int { state.savepoints.count - 1 }
 
-    private func checkScopeIsBalanced(at level: Int) {
+    func checkScopeIsBalanced(at level: Int) {
         let nesting = undoStack.nesting
         guard nesting != level || isBusy || !registrationIsEnabled else { return }
         let call = PublicCall("withUndoGroup(named:_:)")
@@ -140,7 +152,9 @@ extension UndoManager {
     }
 
     /// The body threw: closes the scope's group, undoes it, and puts back what it changed.
-    private func rollBackToSavepoint() {
+    /// `actionsRan`: an asynchronous scope already ran the group's actions (newest first, as
+    /// the undo would), so the group is taken off without running them again.
+    func rollBackToSavepoint(actionsRan: Bool = false) {
         // Silent until done: the close and the undo may flicker isClean and the observable
         // properties; observers hear where the rollback ends.
         let enclosingRollback = state.isRollingBackScope
@@ -154,7 +168,11 @@ extension UndoManager {
         undoStack.limit = 0
         undoStack.costLimit = 0
         endUndoGrouping()
-        undoNestedGroup()
+        if actionsRan {
+            takeOffScopeGroupWhoseActionsRan()
+        } else {
+            undoNestedGroup()
+        }
         undoStack.limit = limit
         undoStack.costLimit = costLimit
         // Taken off only now: closing an empty group clears the redo stack (spec R10.6) into

@@ -1,8 +1,101 @@
 /// Undo and redo (spec R18–R23).
 extension UndoManager {
-    /// Spec R18: ``undo()``. Closes the automatic group through ``endUndoGrouping()`` and
-    /// undoes through ``undoNestedGroup()``, as Apple documents, so overrides of both run.
+    /// Spec R18: ``undo()``. A step of one action takes the short path when nothing needs the
+    /// general one (see ``undoStepOfOneAction()``).
+    @inline(__always)
     func undoClosingTheAutomaticGroup() {
+        if takesShortPath(forNewestStepOf: undoStack) {
+            undoStepOfOneAction()
+        } else {
+            undoThroughTheGeneralPath()
+        }
+    }
+
+    /// Spec R21: ``redo()``; the short path as for ``undoClosingTheAutomaticGroup()``.
+    @inline(__always)
+    func redoNewestGroup() {
+        if takesShortPath(forNewestStepOf: redoStack) {
+            redoStepOfOneAction()
+        } else {
+            redoThroughTheGeneralPath()
+        }
+    }
+
+    // MARK: The short path
+
+    /// Whether undo (`stack` the undo stack) or redo may take the newest step of `stack` on the
+    /// short path: ``UndoManagerStorage/stepsTakeShortPath`` (no listener, policy, coordinator,
+    /// coalescing or subclass), no undo or redo in progress, registration enabled, no group
+    /// open on the undo stack (so no scope is in progress and the automatic group is closed),
+    /// and the step is one action of a kind the short path knows: a closure on its target or
+    /// a command. Any other kind of step takes the general path.
+    @inline(__always)
+    private func takesShortPath(forNewestStepOf stack: borrowing UndoStack) -> Bool {
+        guard state.stepsTakeShortPath && !isBusy && registrationIsEnabled && undoStack.nesting == 0,
+              let owner = stack.newestSingletonOwner() else { return false }
+        return owner._withUnsafeGuaranteedRef { $0.isCommand || type(of: $0) == ActionTarget.self }
+    }
+
+    /// ``undo()`` of a step of one action, with nothing observing that needs the general path:
+    /// what ``undoNewestGroup(in:)`` does, without the posts that reach nobody, the tests whose
+    /// outcome the eligibility flag already knows, and the general close. The redo group's
+    /// begin mark is pushed and the flags set exactly as there, so the running action sees the
+    /// same state (``groupingLevel``, ``isUndoing``, where registrations go). If the group then
+    /// holds just the action's inverse and the flag still holds, the finished step is written
+    /// in place of the begin mark and lands on the redo stack with its id, as the general close
+    /// does; otherwise (the model was gone, the action registered more or named the group, a
+    /// listener was added meanwhile) the general path's close finishes the undo, so whatever
+    /// was added hears the rest of it.
+    private func undoStepOfOneAction() {
+        state.isUndoing = true
+        stopCoalescing()
+        redoStack.pushBegin()
+        invoke(undoStack.popTopLevelSingleton(), executing: false)
+        guard state.stepsTakeShortPath && registrationIsEnabled && redoStack.closeStepOfOneAction() else {
+            finishUndo(
+                in: PublicCall("undoNestedGroup()", calledBy: "undo()"), undoesTopLevelGroup: true,
+                undoneMetadata: nil)
+            return
+        }
+        #if DEBUG
+        state.stepsFinishedOnShortPath += 1
+        #endif
+        settle()
+        post(.didUndoChange(isDiscardable: false))
+        state.isUndoing = false
+        checkInvariantsInDebugBuilds()
+    }
+
+    /// ``redo()`` of a step of one action: the short path of ``undoStepOfOneAction()``, on the
+    /// other stack. The close trims to the limits as the general close does.
+    private func redoStepOfOneAction() {
+        state.isRedoing = true
+        stopCoalescing()
+        undoStack.pushBegin()
+        invoke(redoStack.popTopLevelSingleton(), executing: true)
+        guard state.stepsTakeShortPath && registrationIsEnabled && undoStack.closeStepOfOneAction() else {
+            finishRedo(redoesTopLevelGroup: true, redoneMetadata: nil)
+            return
+        }
+        #if DEBUG
+        state.stepsFinishedOnShortPath += 1
+        #endif
+        settle()
+        post(.didRedoChange(isDiscardable: false))
+        state.isRedoing = false
+        checkInvariantsInDebugBuilds()
+    }
+
+    // MARK: The general path
+
+    /// Spec R18: ``undo()``. Closes the automatic group through ``endUndoGrouping()`` and
+    /// undoes through ``undoNestedGroup()``, as Apple documents, so overrides of both run. Out
+    /// of line, so the short path's callers pay nothing for it.
+    @inline(never)
+    private func undoThroughTheGeneralPath() {
+        if state.asyncWorkIsRunning {
+            refuseSynchronousUndoDuringAsyncWork(in: PublicCall("undo()"))
+        }
         post(.checkpoint)
         if !isBusy && state.automaticGroupIsPending && undoStack.nesting == 1 {
             endUndoGroupingThroughOverrides(from: "undo()")
@@ -41,6 +134,14 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: false)
+        finishUndo(in: call, undoesTopLevelGroup: undoesTopLevelGroup, undoneMetadata: undoneMetadata)
+    }
+
+    /// The rest of an undo once the group's actions ran: closes the redo group (dropping it
+    /// if empty), lands or drops the step, settles and posts. Out of line: the short path
+    /// calls it when it cannot finish the undo itself.
+    @inline(never)
+    private func finishUndo(in call: PublicCall, undoesTopLevelGroup: Bool, undoneMetadata: GroupMetadata?) {
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
@@ -58,8 +159,13 @@ extension UndoManager {
     }
 
     /// Spec R21: ``redo()``. Asks ``canRedo`` (which posts the checkpoint), and builds the undo
-    /// group with ``beginUndoGrouping()`` and ``endUndoGrouping()``.
-    func redoNewestGroup() {
+    /// group with ``beginUndoGrouping()`` and ``endUndoGrouping()``. Out of line, as
+    /// ``undoThroughTheGeneralPath()``.
+    @inline(never)
+    private func redoThroughTheGeneralPath() {
+        if state.asyncWorkIsRunning {
+            refuseSynchronousUndoDuringAsyncWork(in: PublicCall("redo()"))
+        }
         guard canRedoThroughOverrides else { return }
         if state.checksStaleSteps && !isBusy {
             guard applyStaleStepPolicy(onUndoStack: false) else { return }
@@ -84,6 +190,12 @@ extension UndoManager {
             releaseDroppedEntries()
         }
         invokeNewestGroup(ofRedoStack: true)
+        finishRedo(redoesTopLevelGroup: redoesTopLevelGroup, redoneMetadata: redoneMetadata)
+    }
+
+    /// The rest of a redo once the group's actions ran (see ``finishUndo(in:undoesTopLevelGroup:undoneMetadata:)``).
+    @inline(never)
+    private func finishRedo(redoesTopLevelGroup: Bool, redoneMetadata: GroupMetadata?) {
         post(.checkpoint)
         endUndoGroupingThroughOverrides(from: "redo()")
         // The close moved the step to the undo stack, unless registration was disabled or a
@@ -199,8 +311,7 @@ extension UndoManager {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
         // The identity is read in place; a step on the model is moved out, its command run
         // unretained while the entry owns it, and the entry moved on, or back if a closure's.
-        while entries.newestDetachedIsStep(on: modelID) {
-            let entry = entries.popDetached()!
+        while let entry = entries.popDetachedStep(on: modelID) {
             let owner: Unmanaged<UndoStepOwner>
             var bits: UInt
             switch entry {

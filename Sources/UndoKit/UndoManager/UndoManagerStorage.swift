@@ -7,6 +7,15 @@ struct UndoManagerStorage {
     var runLoop: SimulatedRunLoop?
     var isUndoing = false
     var isRedoing = false
+    /// Whether an asynchronous operation is running (`asyncWork?.running != nil`): the one
+    /// flag registration, grouping and the metadata setters test for it. Beside the other hot
+    /// flags, before any field whose layout is only known at run time: placed last, its
+    /// offset was looked up on every test (callgrind, W1: about 30 instructions per undo).
+    var asyncWorkIsRunning = false {
+        didSet { updateShortPathEligibility() }
+    }
+    /// The asynchronous operations' state (`Asynchronous/`), made by the first one.
+    var asyncWork: AsyncWorkState?
     /// An automatic group was opened in this event and the end of the event will close it
     /// (Apple's `autoPending`).
     var automaticGroupIsPending = false
@@ -40,7 +49,9 @@ struct UndoManagerStorage {
     /// manager keeps its coordinator alive (spec K4), which holds its managers weakly.
     var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set: a flag to test instead of a weak reference to load.
-    var isCoordinated = false
+    var isCoordinated = false {
+        didSet { updateShortPathEligibility() }
+    }
     /// The ``ActionTarget`` last made, which the next registration on the same object shares
     /// (see ``UndoManager/actionTarget(for:id:)``).
     var lastTarget: ActionTarget?
@@ -59,7 +70,9 @@ struct UndoManagerStorage {
     var invokingTarget: Unmanaged<ActionTarget>?
     /// Whether the manager is an instance of a subclass, which may override members: a flag
     /// set once, for the hot paths to test instead of the metatype.
-    var isSubclassInstance = false
+    var isSubclassInstance = false {
+        didSet { updateShortPathEligibility() }
+    }
     /// Which registration overload the current registration entered first, while it passes
     /// through the other (see ``UndoManager/registerNonisolatedHandler(_:on:)``).
     var registrationRoute = RegistrationRoute.none
@@ -71,7 +84,9 @@ struct UndoManagerStorage {
     var routedCall: StaticString?
     /// Whether a coalescing key was ever set: until then a top-level close reads no clock and
     /// no metadata.
-    var usesCoalescing = false
+    var usesCoalescing = false {
+        didSet { updateShortPathEligibility() }
+    }
     /// Whether the newest closed top-level group may take the next group with its key: set by
     /// a close with a key, cleared by anything else that changes the stack.
     var newestGroupMayCoalesce = false
@@ -91,10 +106,23 @@ struct UndoManagerStorage {
     var staleStepPolicy = StaleStepPolicy.run
     /// Whether undo, redo and their queries apply a policy to stale steps: changes were noted
     /// and the policy is not ``StaleStepPolicy/run``. The one test they make otherwise.
-    var checksStaleSteps = false
+    var checksStaleSteps = false {
+        didSet { updateShortPathEligibility() }
+    }
     /// Whether settling an operation has listeners to tell: step edits are recorded, or
     /// clean-state observers are registered (see `UndoManager.settle()`).
-    var settlingHasListeners = false
+    var settlingHasListeners = false {
+        didSet { updateShortPathEligibility() }
+    }
+    /// Whether ``UndoManager/undo()`` and ``UndoManager/redo()`` may take a step of one action
+    /// on the short path (`UndoManager+UndoRedo.swift`): nothing that needs the general path's
+    /// posts, edits or checks is there. Kept current by ``updateShortPathEligibility()``, the one
+    /// place its conditions are listed; false until the notification centre is set to `nil`.
+    private(set) var stepsTakeShortPath = false
+    #if DEBUG
+    /// How many undos and redos finished on the short path: what tells tests which path ran.
+    var stepsFinishedOnShortPath = 0
+    #endif
     /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
     var reportedCleanState = true
     /// The continuations of the streams ``UndoManager/events()`` returned, finished when the
@@ -133,6 +161,34 @@ struct UndoManagerStorage {
 
     private mutating func updateHasEventListeners() {
         hasEventListeners = !eventObservers.isEmpty || notificationCenter != nil
+        updateShortPathEligibility()
+    }
+
+    /// Recomputes ``stepsTakeShortPath``. Every stored condition is here, and each property
+    /// it reads calls this when it changes; a feature that needs to see undo and redo through
+    /// the general path adds its flag to this list (and a `didSet` calling this to the flag).
+    ///
+    /// Not listed, because the short path tests them itself at each call or they cannot
+    /// differ there: an undo or redo in progress, disabled registration, an open group on the
+    /// undo stack (which every scope and savepoint has), a step that is not one action, the
+    /// limits (the short close trims as the general one does), Observation (published after
+    /// either path, from the state both leave), and the clean mark (moving a step never
+    /// changes it).
+    mutating func updateShortPathEligibility() {
+        // Overrides must see beginUndoGrouping() and the rest.
+        stepsTakeShortPath = !isSubclassInstance
+            // Notifications, events(), messages: every post.
+            && !hasEventListeners
+            // Step edits (the history tree, the part log, the coordinator), clean-state observers.
+            && !settlingHasListeners
+            // The stale-step policy chooses which step runs.
+            && !checksStaleSteps
+            // A run's changed parts are reported to the other members.
+            && !isCoordinated
+            // An undo or redo stops coalescing.
+            && !usesCoalescing
+            // An asynchronous operation holds or refuses what other code asks meanwhile.
+            && !asyncWorkIsRunning
     }
 }
 

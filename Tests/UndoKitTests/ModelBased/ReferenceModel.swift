@@ -511,6 +511,7 @@ extension ModelBased {
                 case .willRedoChange: "WR"
                 case let .didRedoChange(isDiscardable): isDiscardable ? "DR{disc}" : "DR"
                 case let .didDropStaleStep(step): "DS{\(step.actionName)}"
+                case let .didFailAsyncStep(failure): "FA{\(failure.wasUndo ? "undo" : "redo")}"
                 }
             return "\(name)[\(groupingLevel)\(isUndoing ? ",undoing" : "")\(isRedoing ? ",redoing" : "")]"
                 + (seen.map { "\($0)" } ?? "")

@@ -221,7 +221,7 @@ extension ModelBased {
 
     /// A notification's kind, without its payload.
     enum EventKind: CaseIterable {
-        case checkpoint, didOpen, willClose, didClose, willUndo, didUndo, willRedo, didRedo, didDropStale
+        case checkpoint, didOpen, willClose, didClose, willUndo, didUndo, willRedo, didRedo, didDropStale, didFailAsync
 
         init(_ event: UndoManager.Event) {
             self =
@@ -235,6 +235,7 @@ extension ModelBased {
                 case .willRedoChange: .willRedo
                 case .didRedoChange: .didRedo
                 case .didDropStaleStep: .didDropStale
+                case .didFailAsyncStep: .didFailAsync
                 }
         }
     }
