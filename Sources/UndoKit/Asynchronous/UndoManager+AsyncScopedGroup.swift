@@ -81,15 +81,6 @@ extension UndoManager {
         post(.willUndoChange)
         let undoneMetadata = undoStack.topMetadata
         undoStack.takeOffNewestClosedGroup()
-        if let gone = ledger.endMove() {
-            stepLeftWithoutLanding(gone, how: .reverted)
-        }
-        if !undoesTopLevelGroup {
-            markCleanBeforeRedoStepsEnd()
-        }
-        settle()
-        post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
-        state.isUndoing = false
-        checkInvariantsInDebugBuilds()
+        endUndoOnceItsGroupClosed(undoesTopLevelGroup: undoesTopLevelGroup, undoneMetadata: undoneMetadata)
     }
 }

@@ -285,17 +285,7 @@ extension UndoManager {
             work.captured = []
             closeGroup(in: call, discardingEmpty: true)
         }
-        // The close moved the step to the redo stack, unless its redo group stayed empty.
-        if let gone = ledger.endMove() {
-            stepLeftWithoutLanding(gone, how: .reverted)
-        }
-        if !undoesTopLevelGroup {
-            markCleanBeforeRedoStepsEnd()
-        }
-        settle()
-        post(.didUndoChange(isDiscardable: undoneMetadata?.isDiscardable ?? false))
-        state.isUndoing = false
-        checkInvariantsInDebugBuilds()
+        endUndoOnceItsGroupClosed(undoesTopLevelGroup: undoesTopLevelGroup, undoneMetadata: undoneMetadata)
     }
 
     /// The synchronous end of an asynchronous redo whose actions all succeeded: the

@@ -145,6 +145,14 @@ extension UndoManager {
         if registrationIsEnabled {
             closeGroup(in: call, discardingEmpty: true)
         }
+        endUndoOnceItsGroupClosed(undoesTopLevelGroup: undoesTopLevelGroup, undoneMetadata: undoneMetadata)
+    }
+
+    /// The end every undo shares once its redo group is closed or dropped (the general path,
+    /// an asynchronous undo's landing, a scope's rollback): the step lands on the redo stack
+    /// or leaves, the clean mark follows, one settle, the post, the flag. Inlined into each.
+    @inline(__always)
+    func endUndoOnceItsGroupClosed(undoesTopLevelGroup: Bool, undoneMetadata: GroupMetadata?) {
         // The close moved the step to the redo stack, unless its redo group stayed empty.
         if let gone = ledger.endMove() {
             stepLeftWithoutLanding(gone, how: .reverted)
