@@ -31,10 +31,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-15}"
 
-bindir=""
-for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r) "$(pg_config --bindir 2>/dev/null || true)"; do
-    if [ -x "$candidate/initdb" ] && [ -x "$candidate/pg_ctl" ]; then bindir="$candidate"; break; fi
-done
+source Benchmarks/TODO/throwaway-postgres.sh
+find_postgres_bindir
 if [ -n "$bindir" ]; then
     backends="${2:-sqlite postgres}"
 else
@@ -47,22 +45,7 @@ todo="$PWD/.build-bench/release/todo"
 
 database=""
 if [[ " $backends " == *" postgres "* ]]; then
-    server="$(mktemp -d /tmp/todokit-live-pg-XXXXXX)"
-    as_server=()
-    if [ "$(id -u)" -eq 0 ]; then
-        chown postgres "$server"
-        as_server=(runuser -u postgres --)
-    fi
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    stop_server() {
-        (cd / && "${as_server[@]}" "$bindir/pg_ctl" stop --pgdata="$server/data" --mode=fast --wait >/dev/null 2>&1) || true
-        rm -rf "$server"
-    }
-    trap stop_server EXIT
-    (cd / && "${as_server[@]}" "$bindir/initdb" --pgdata="$server/data" --username=postgres --auth=trust \
-        --encoding=UTF8 --no-locale >/dev/null)
-    (cd / && "${as_server[@]}" "$bindir/pg_ctl" start --pgdata="$server/data" --log="$server/server.log" --wait \
-        --options="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$server" >/dev/null)
+    start_throwaway_postgres todokit-live-pg
     database="postgres://postgres@127.0.0.1:$port/postgres"
 fi
 
