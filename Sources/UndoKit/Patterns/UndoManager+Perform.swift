@@ -48,7 +48,8 @@ extension UndoManager {
         var command = command
         command.execute(on: model)
         // Read in the caller, which knows the command's type: the default `[]` costs nothing.
-        record(command, on: model, parts: command.undoParts)
+        // The runner too: specialized here, where the command's type is known.
+        record(command, on: model, parts: command.undoParts, runner: Command.runKept)
         // The same for the default `nil`, which costs nothing either.
         if let changedParts = command.changedParts {
             setActionChangedParts(changedParts)
@@ -58,12 +59,12 @@ extension UndoManager {
     /// ``perform(_:on:)`` after `execute`: records the step, declaring `parts`.
     @usableFromInline
     func record<Command: UndoableCommand>(
-        _ command: Command, on model: Command.Model, parts: [UndoPart]
+        _ command: Command, on model: Command.Model, parts: [UndoPart], runner: @escaping KeptCommandRunner
     ) where Command.Model: AnyObject {
         if !state.isSubclassInstance && commandFitsInStep(Command.self) {
             // A small plain command lives in its step: no allocation (see InlineCommandOwner).
             if registrationIsEnabled {
-                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                let owner = inlineCommandOwner(for: model, commandType: Command.self, runner: runner)
                 register(UndoStep(
                     targetID: ObjectIdentifier(model), owner: owner,
                     handler: ErasedHandler(inlineBits: stepBits(of: command))))
@@ -119,7 +120,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         var command = command
         command.execute(on: model)
-        record(command, retaining: model, parts: command.undoParts)
+        record(command, retaining: model, parts: command.undoParts, runner: Command.runKept)
         if let changedParts = command.changedParts {
             setActionChangedParts(changedParts)
         }
@@ -128,14 +129,14 @@ extension UndoManager {
     /// ``perform(_:retaining:)`` after `execute`: records the step, declaring `parts`.
     @usableFromInline
     func record<Command: UndoableCommand>(
-        _ command: Command, retaining model: Command.Model, parts: [UndoPart]
+        _ command: Command, retaining model: Command.Model, parts: [UndoPart], runner: @escaping KeptCommandRunner
     ) where Command.Model: AnyObject {
         let isSubclassInstance = state.isSubclassInstance
         #if !canImport(ObjectiveC)  // no Objective-C runtime (see ErasedHandler.init(inlineBits:retaining:))
         if !isSubclassInstance && commandFitsInStep(Command.self) {
             // As in perform(_:on:), with the model as the handler's context.
             if registrationIsEnabled {
-                let owner = inlineCommandOwner(for: model, commandType: Command.self)
+                let owner = inlineCommandOwner(for: model, commandType: Command.self, runner: runner)
                 register(UndoStep(
                     targetID: ObjectIdentifier(model), owner: owner,
                     handler: ErasedHandler(inlineBits: stepBits(of: command), retaining: model)))
@@ -173,7 +174,7 @@ extension UndoManager {
     /// The ``InlineCommandOwner`` for `commandType` on `model`: the last one, if it matches.
     @inline(__always)
     func inlineCommandOwner<Command: UndoableCommand>(
-        for model: Command.Model, commandType: Command.Type
+        for model: Command.Model, commandType: Command.Type, runner: @escaping KeptCommandRunner
     ) -> CommandEntry where Command.Model: AnyObject {
         // An equal model identifier is this very object (see `modelReference(for:)`).
         if let last = state.lastInlineCommandOwner, last.modelID == ObjectIdentifier(model),
@@ -186,7 +187,7 @@ extension UndoManager {
             InlineCommandOwner<Command>.self, key: ObjectIdentifier(Command.self),
             in: &state.inlineCommandOwnerClassCache
         )
-        let created = ownerType.init(modelReference: modelReference(for: model))
+        let created = ownerType.init(modelReference: modelReference(for: model), runner: runner)
         state.lastInlineCommandOwner = created
         state.lastInlineCommandType = ObjectIdentifier(commandType)
         return created

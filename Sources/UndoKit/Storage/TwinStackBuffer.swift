@@ -384,6 +384,26 @@ struct StackEntries {
         setCount(count - 1)
     }
 
+    // MARK: Moving steps to the other side
+
+    /// A ``StepTransfer`` from this side's group detached in place to the end of `other`;
+    /// `nil` if the group is not in place (evacuated, or none left), its newest entry is not a
+    /// step on `targetID` (a run of one step, common in nested groups, pays nothing more), or
+    /// `other` has a group of its own detached.
+    @inline(__always)
+    func stepTransfer(to other: StackEntries, forStepsOn targetID: ObjectIdentifier) -> StepTransfer? {
+        let source = side.pointee
+        guard source.detached > 0 && newestDetachedSlot.pointee.isStep(on: targetID) else { return nil }
+        let destination = other.side.pointee
+        guard !source.groupIsEvacuated && destination.detached == 0 && !destination.groupIsEvacuated else { return nil }
+        return StepTransfer(
+            buffer: buffer, source: side, destination: other.side,
+            sourceSlot: newestDetachedSlot, destinationSlot: other.slot(destination.count),
+            towardsOlder: 0 &- source.step, destinationStep: destination.step,
+            detached: source.detached, destinationCount: destination.count,
+            sourceOrigin: source.origin, destinationOrigin: destination.origin)
+    }
+
     // MARK: Checks
 
     @inline(__always)
@@ -394,5 +414,91 @@ struct StackEntries {
 
     private func checkRange(_ range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "StackEntries: range \(range) out of range 0..<\(count)")
+    }
+}
+
+/// Moves steps one at a time from the newest end of one side's group detached in place (the
+/// group an undo or redo is running) to the newest end of the other side: the loop that runs
+/// a group's commands (`UndoManager.runCommands(on:from:executing:)`), which moves each step
+/// to the other stack once its command ran.
+///
+/// The two slots are computed once and then stepped, where ``StackEntries/popDetachedStep(on:)``
+/// and ``StackEntries/append(_:)`` compute each from the sides (callgrind, W2 with commands:
+/// about 30 instructions a step). What a command runs may append to either side, remove from
+/// it or grow the buffer, so ``isCurrent`` checks that the sides are where the transfer left
+/// them before each ``put(_:)``; a caller that finds them moved stops using the transfer and
+/// goes on through the sides. The counts are kept current at each step, so whatever runs
+/// between a ``takeNewestStep(on:)`` and its ``put(_:)`` sees the stacks as
+/// ``StackEntries/popDetached()`` and ``StackEntries/append(_:)`` would leave them.
+struct StepTransfer {
+    typealias Entry = UndoStack.Entry
+
+    fileprivate let buffer: UnsafeMutablePointer<TwinStackBuffer>
+    fileprivate let source: UnsafeMutablePointer<TwinStackBuffer.Side>
+    fileprivate let destination: UnsafeMutablePointer<TwinStackBuffer.Side>
+    /// The slot of the detached group's newest entry; valid while `detached > 0`.
+    fileprivate var sourceSlot: UnsafeMutablePointer<Entry>
+    /// The slot the next entry of the destination goes into.
+    fileprivate var destinationSlot: UnsafeMutablePointer<Entry>
+    /// From a source slot to the next older one, and from a destination slot to the next
+    /// newer one: down or up, by side.
+    fileprivate let towardsOlder: Int
+    fileprivate let destinationStep: Int
+    /// The source's detached count and the destination's count, as this transfer left them.
+    fileprivate var detached: Int
+    fileprivate var destinationCount: Int
+    /// The sides' origins when the transfer began: growing the buffer moves them, as does
+    /// sinking an emptied redo side. (A slot is its side's origin and an index, and the
+    /// detached group's start changes only with a new group.)
+    fileprivate let sourceOrigin: UnsafeMutablePointer<Entry>
+    fileprivate let destinationOrigin: UnsafeMutablePointer<Entry>
+
+    /// Whether the sides are as this transfer left them: nothing appended to the destination
+    /// or removed from it, the detached group neither taken further nor evacuated nor ended,
+    /// the buffer not grown, and a free slot for the next ``put(_:)``. (A removal below the
+    /// detached group leaves its slots where they are.)
+    var isCurrent: Bool {
+        @inline(__always) get {
+            source.pointee.detached == detached
+                && destination.pointee.count == destinationCount
+                && source.pointee.origin == sourceOrigin
+                && destination.pointee.origin == destinationOrigin
+                && buffer.pointee.freeSlots > 0
+        }
+    }
+
+    /// Takes the newest entry of the detached group if it is a step on `targetID`, as
+    /// ``StackEntries/popDetachedStep(on:)`` does; `nil`, the group untouched, if it is not or
+    /// none is left. Only while ``isCurrent``.
+    @inline(__always)
+    mutating func takeNewestStep(on targetID: ObjectIdentifier) -> Entry? {
+        guard detached > 0 && sourceSlot.pointee.isStep(on: targetID) else { return nil }
+        let entry = sourceSlot.move()
+        detached &-= 1
+        source.pointee.detached = detached
+        buffer.pointee.freeSlots &+= 1
+        sourceSlot = sourceSlot.advanced(by: towardsOlder)
+        return entry
+    }
+
+    /// Puts back the entry ``takeNewestStep(on:)`` just took. Only while ``isCurrent``.
+    @inline(__always)
+    mutating func putBack(_ entry: consuming Entry) {
+        sourceSlot = sourceSlot.advanced(by: 0 &- towardsOlder)
+        sourceSlot.initialize(to: entry)
+        detached &+= 1
+        source.pointee.detached = detached
+        buffer.pointee.freeSlots &-= 1
+    }
+
+    /// Appends `entry` to the destination, as ``StackEntries/append(_:)`` would. Only while
+    /// ``isCurrent``, which guarantees the free slot.
+    @inline(__always)
+    mutating func put(_ entry: consuming Entry) {
+        destinationSlot.initialize(to: entry)
+        destinationCount &+= 1
+        destination.pointee.count = destinationCount
+        buffer.pointee.freeSlots &-= 1
+        destinationSlot = destinationSlot.advanced(by: destinationStep)
     }
 }

@@ -315,8 +315,21 @@ extension UndoManager {
     /// entry of another kind or model. Returns whether a step aborted the invocation. A step is
     /// recognized by its target identity alone: the model is alive, and a step's model
     /// reference pins its object's address (see ``ModelReference``).
+    ///
+    /// While ``UndoManagerStorage/runCommandsMoveDirectly`` holds (nothing aborted the run,
+    /// removed a target or disabled registration; no coordinator or subclass), a step that ran
+    /// goes straight into the group open on the other stack: through a ``StepTransfer`` while
+    /// the sides stay where it left them, else through the sides. Otherwise each step takes
+    /// the general tests and move.
     private func runCommands(on model: Unmanaged<AnyObject>, from entries: StackEntries, executing: Bool) -> Bool {
         let modelID = ObjectIdentifier(model.takeUnretainedValue())
+        // Where inverses go: the stack the undo or redo did not pop.
+        let inverses = stacks + (executing ? 0 : 1)
+        assert(state.isUndoing == !executing, "runCommands(on:from:executing:) outside undo or redo")
+        var movesDirectly = state.runCommandsMoveDirectly
+        // Tried once, after the first step: most runs in nested groups are one step long, and
+        // a run of one or two gains nothing from setting a transfer up.
+        var mayTransfer = true
         // The identity is read in place; a step on the model is moved out, its command run
         // unretained while the entry owns it, and the entry moved on, or back if a closure's.
         while let entry = entries.popDetachedStep(on: modelID) {
@@ -333,25 +346,109 @@ extension UndoManager {
                 entries.unpopDetached(entry)
                 return false
             }
-            if state.invocationWasAborted { return true }
-            if !state.targetsRemovedDuringInvocation.isEmpty
-                && state.targetsRemovedDuringInvocation.contains(modelID) {
-                continue
+            if !movesDirectly {
+                if state.invocationWasAborted { return true }
+                if !state.targetsRemovedDuringInvocation.isEmpty
+                    && state.targetsRemovedDuringInvocation.contains(modelID) {
+                    continue
+                }
             }
             let keepsCommandInStep = run(
                 Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
-            switch consume entry {
-            case .action(let id, let stepOwner, let handler), .singleton(let id, let stepOwner, let handler):
-                // The handler's context, a model the step retains, stays.
-                moveRunCommand(UndoStep(
-                    targetID: id, owner: stepOwner,
-                    handler: keepsCommandInStep && bits != handler.inlineBits
-                        ? handler.replacingInlineBits(with: bits) : handler))
-            case .begin, .end:
-                preconditionFailure("UndoManager: a step turned into a group mark")
+            let ran = Self.step(consume entry, ranTo: bits, keepsCommandInStep: keepsCommandInStep)
+            // The command may have changed what the move must test (see above), or closed the
+            // group its inverse goes into.
+            movesDirectly = state.runCommandsMoveDirectly
+            guard movesDirectly && inverses.pointee.nesting > 0 else {
+                moveRunCommand(consume ran)
+                continue
+            }
+            // Consumed: code follows in the loop, and a plain use copied the step (callgrind,
+            // W3 with retained models: a retain and a release a step).
+            inverses.pointee.pushAction(consume ran)
+            if mayTransfer, let transfer = entries.stepTransfer(to: inverses.pointee.entries, forStepsOn: modelID) {
+                mayTransfer = false
+                guard transferRunCommands(on: model, modelID: modelID, by: transfer, into: inverses, executing: executing) else {
+                    return false
+                }
+                // The transfer stopped because of what a command did: test again before the next.
+                movesDirectly = state.runCommandsMoveDirectly
             }
         }
         return false
+    }
+
+    /// The middle of ``runCommands(on:from:executing:)``: runs command steps on `model`
+    /// and moves each through `transfer`, while the sides stay where it left them and the
+    /// moves need no test (``UndoManagerStorage/runCommandsMoveDirectly``). Returns `false`
+    /// once the run ended (the next entry is of another kind or model, or none is left),
+    /// `true` if the caller must go on with the rest, through the sides.
+    @inline(never)
+    private func transferRunCommands(
+        on model: Unmanaged<AnyObject>, modelID: ObjectIdentifier, by transfer: StepTransfer,
+        into inverses: UnsafeMutablePointer<UndoStack>, executing: Bool
+    ) -> Bool {
+        // A local copy, not the caller's: its fields can live in registers across the calls.
+        var transfer = transfer
+        while let entry = transfer.takeNewestStep(on: modelID) {
+            let owner: Unmanaged<UndoStepOwner>
+            var bits: UInt
+            let isAction: Bool
+            switch entry {
+            case .action(_, let stepOwner, let handler):
+                owner = Unmanaged.passUnretained(stepOwner)
+                bits = handler.inlineBits
+                isAction = true
+            case .singleton(_, let stepOwner, let handler):
+                owner = Unmanaged.passUnretained(stepOwner)
+                bits = handler.inlineBits
+                isAction = false
+            case .begin, .end:
+                preconditionFailure("UndoManager: a step turned into a group mark")
+            }
+            guard owner._withUnsafeGuaranteedRef({ $0.isCommand }) else {
+                transfer.putBack(entry)
+                return false
+            }
+            let ranBits = bits
+            let keepsCommandInStep = run(
+                Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
+            // What the command ran may have changed what the move tests, or moved the sides.
+            guard state.runCommandsMoveDirectly && transfer.isCurrent else {
+                let ran = Self.step(consume entry, ranTo: bits, keepsCommandInStep: keepsCommandInStep)
+                if state.runCommandsMoveDirectly && inverses.pointee.nesting > 0 {
+                    inverses.pointee.pushAction(ran)
+                } else {
+                    moveRunCommand(ran)
+                }
+                return true
+            }
+            #if DEBUG
+            state.stepsMovedByTransfer += 1
+            #endif
+            if isAction && bits == ranBits {
+                // The entry is its own inverse as it is: moved whole.
+                transfer.put(entry)
+            } else {
+                transfer.put(.action(Self.step(consume entry, ranTo: bits, keepsCommandInStep: keepsCommandInStep)))
+            }
+        }
+        return false
+    }
+
+    /// The step of a command entry that just ran, its kept command's bits now `bits`. The
+    /// handler's context, a model the step retains, stays.
+    @inline(__always)
+    private static func step(_ entry: consuming UndoStack.Entry, ranTo bits: UInt, keepsCommandInStep: Bool) -> UndoStep {
+        switch consume entry {
+        case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
+            if keepsCommandInStep && bits != handler.inlineBits {
+                return UndoStep(targetID: id, owner: owner, handler: handler.replacingInlineBits(with: bits))
+            }
+            return UndoStep(targetID: id, owner: owner, handler: handler)
+        case .begin, .end:
+            preconditionFailure("UndoManager: a step turned into a group mark")
+        }
     }
 
     /// Runs one popped step: a handler on its target, if alive; or a command, whose step then
@@ -416,7 +513,8 @@ extension UndoManager {
                     entry.run(on: model)
                     return false
                 }
-                entry.run(&bits, on: model, executing: executing)
+                // The runner specialized for the command (see InlineStepOwner).
+                unsafeDowncast(entry, to: InlineStepOwner.self).runKeptCommand(&bits, model, executing)
                 return true
             }
         }

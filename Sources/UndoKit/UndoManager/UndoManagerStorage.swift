@@ -25,11 +25,24 @@ struct UndoManagerStorage {
     /// Whether the run loop has this manager on its list of pending end-of-event closes.
     var isScheduledOnRunLoop = false
     var checkpointIsBeingPosted = false
-    var registrationDisableCount = 0
+    var registrationDisableCount = 0 {
+        didSet { updateRunCommandsMoveDirectly() }
+    }
     /// Targets whose actions were removed while a popped group's actions run: the rest of the
     /// group skips them, as on Apple, which pops one entry at a time.
-    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> = []
-    var invocationWasAborted = false
+    var targetsRemovedDuringInvocation: Set<ObjectIdentifier> = [] {
+        didSet { updateRunCommandsMoveDirectly() }
+    }
+    var invocationWasAborted = false {
+        didSet { updateRunCommandsMoveDirectly() }
+    }
+    /// Whether a command step of a group that undo or redo is running moves to the other
+    /// stack as soon as it ran, with none of the tests the general move makes: no step aborted
+    /// the run or removed a target's steps, registration is enabled, and no coordinator or
+    /// subclass needs to see the move. One test per step in the loop that runs a group's
+    /// commands (`UndoManager.runCommands(on:from:executing:)`), where those were five.
+    /// Kept current by ``updateRunCommandsMoveDirectly()``.
+    private(set) var runCommandsMoveDirectly = true
     var eventObservers: [(id: Int, body: (UndoManager.Event) -> Void)] = [] {
         didSet { updateHasEventListeners() }
     }
@@ -50,7 +63,10 @@ struct UndoManagerStorage {
     var coordinator: UndoCoordinator?
     /// Whether `coordinator` is set: a flag to test instead of a weak reference to load.
     var isCoordinated = false {
-        didSet { updateShortPathEligibility() }
+        didSet {
+            updateShortPathEligibility()
+            updateRunCommandsMoveDirectly()
+        }
     }
     /// The ``ActionTarget`` last made, which the next registration on the same object shares
     /// (see ``UndoManager/actionTarget(for:id:)``).
@@ -71,7 +87,10 @@ struct UndoManagerStorage {
     /// Whether the manager is an instance of a subclass, which may override members: a flag
     /// set once, for the hot paths to test instead of the metatype.
     var isSubclassInstance = false {
-        didSet { updateShortPathEligibility() }
+        didSet {
+            updateShortPathEligibility()
+            updateRunCommandsMoveDirectly()
+        }
     }
     /// Which registration overload the current registration entered first, while it passes
     /// through the other (see ``UndoManager/registerNonisolatedHandler(_:on:)``).
@@ -122,6 +141,9 @@ struct UndoManagerStorage {
     #if DEBUG
     /// How many undos and redos finished on the short path: what tells tests which path ran.
     var stepsFinishedOnShortPath = 0
+    /// How many command steps a ``StepTransfer`` moved: what tells tests the loop that runs a
+    /// group's commands used one.
+    var stepsMovedByTransfer = 0
     #endif
     /// What the clean-state observers last heard (see ``UndoManager/reportCleanState()``).
     var reportedCleanState = true
@@ -162,6 +184,16 @@ struct UndoManagerStorage {
     private mutating func updateHasEventListeners() {
         hasEventListeners = !eventObservers.isEmpty || notificationCenter != nil
         updateShortPathEligibility()
+    }
+
+    /// Recomputes ``runCommandsMoveDirectly`` from every condition it summarizes; each of
+    /// those properties calls this when it changes.
+    private mutating func updateRunCommandsMoveDirectly() {
+        runCommandsMoveDirectly = !invocationWasAborted
+            && targetsRemovedDuringInvocation.isEmpty
+            && registrationDisableCount == 0
+            && !isCoordinated
+            && !isSubclassInstance
     }
 
     /// Recomputes ``stepsTakeShortPath``. Every stored condition is here, and each property
