@@ -153,13 +153,24 @@ struct StepIDRuns: ~Copyable {
         return removedIDs
     }
 
-    /// Removes the ids in `range` and returns them.
+    /// Removes the ids in `range` and returns them. A suffix (the redo steps a new edit
+    /// clears) is O(its length), not O(runs): after each undo and new edit the ids fall into
+    /// runs of one, and rebuilding every run made W9's `step_off` quadratic (270 µs an
+    /// iteration at N = 2 × 10⁴).
     @discardableResult
     mutating func removeSubrange(_ range: Range<Int>) -> [StepID] {
         if range == 0..<count {
             let all = ids
             removeAll()
             return all
+        }
+        if range.upperBound == count {
+            var removed: [StepID] = []
+            removed.reserveCapacity(range.count)
+            for _ in range {
+                removed.append(removeLast())
+            }
+            return removed.reversed()
         }
         return remove(at: Array(range))
     }

@@ -34,7 +34,7 @@ import Testing
         var reference: [StepID] = []
         var next: UInt64 = 1
         for _ in 0..<2_000 {
-            switch Int.random(in: 0..<11, using: &random) {
+            switch Int.random(in: 0..<12, using: &random) {
             case 0...3:
                 // Mostly the next id, sometimes a jump, at the end or inside.
                 let id = StepID(rawValue: Int.random(in: 0..<4, using: &random) == 0 ? next + 7 : next)
@@ -64,6 +64,12 @@ import Testing
                 let range = start..<Int.random(in: start...reference.count, using: &random)
                 #expect(ledger.removeSubrange(range) == Array(reference[range]))
                 reference.removeSubrange(range)
+            case 11 where !reference.isEmpty:
+                // A suffix, as a new edit clears the redo steps: removed from the end.
+                let range = Int.random(in: 0..<reference.count, using: &random)..<reference.count
+                #expect(ledger.removeSubrange(range) == Array(reference[range]))
+                reference.removeSubrange(range)
+                ledger.checkInvariants()
             case 10 where Int.random(in: 0..<50, using: &random) == 0:
                 ledger.removeAll()
                 reference.removeAll()
