@@ -202,8 +202,9 @@ extension UndoManager {
             var bits = step.handler.inlineBits
             entry.run(&bits, on: model, executing: executing)
             if registrationIsEnabled {
-                let handler = bits == step.handler.inlineBits ? step.handler : step.handler.replacingInlineBits(with: bits)
-                register(UndoStep(targetID: step.targetID, owner: step.owner, handler: handler))
+                var ran = step
+                ran.keepCommand(ranTo: bits)
+                register(ran)
             }
             return
         }

@@ -210,6 +210,18 @@ extension ErasedHandler {
     }
 }
 
+extension UndoStep {
+    /// Records that the step's kept command ran to `bits`: the handler word is replaced only
+    /// when the run changed the command (the replacement retains a retained model once more,
+    /// and the old handler releases it).
+    @inline(__always)
+    mutating func keepCommand(ranTo bits: UInt) {
+        if bits != handler.inlineBits {
+            handler = handler.replacingInlineBits(with: bits)
+        }
+    }
+}
+
 /// An ``ErasedHandler`` holding a command's bits and, for a retained model, its context.
 private struct RetainingInlineBits {
     let bits: UInt

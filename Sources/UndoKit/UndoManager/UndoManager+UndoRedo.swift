@@ -359,13 +359,9 @@ extension UndoManager {
             // The command may have changed what the move must test (see above), or closed the
             // group its inverse goes into.
             movesDirectly = state.runCommandsMoveDirectly
-            guard movesDirectly && inverses.pointee.nesting > 0 else {
-                moveRunCommand(consume ran)
-                continue
-            }
             // Consumed: code follows in the loop, and a plain use copied the step (callgrind,
             // W3 with retained models: a retain and a release a step).
-            inverses.pointee.pushAction(consume ran)
+            guard moveRanStep(consume ran, into: inverses) else { continue }
             if mayTransfer, let transfer = entries.stepTransfer(to: inverses.pointee.entries, forStepsOn: modelID) {
                 mayTransfer = false
                 guard transferRunCommands(on: model, modelID: modelID, by: transfer, into: inverses, executing: executing) else {
@@ -415,12 +411,7 @@ extension UndoManager {
                 Unmanaged<CommandEntry>.fromOpaque(owner.toOpaque()), bits: &bits, on: model, executing: executing)
             // What the command ran may have changed what the move tests, or moved the sides.
             guard state.runCommandsMoveDirectly && transfer.isCurrent else {
-                let ran = Self.step(consume entry, ranTo: bits, keepsCommandInStep: keepsCommandInStep)
-                if state.runCommandsMoveDirectly && inverses.pointee.nesting > 0 {
-                    inverses.pointee.pushAction(ran)
-                } else {
-                    moveRunCommand(ran)
-                }
+                moveRanStep(Self.step(consume entry, ranTo: bits, keepsCommandInStep: keepsCommandInStep), into: inverses)
                 return true
             }
             #if DEBUG
@@ -436,16 +427,31 @@ extension UndoManager {
         return false
     }
 
+    /// Moves a command step that ran in a group's run: straight into the group open on the
+    /// other stack when ``UndoManagerStorage/runCommandsMoveDirectly`` holds and that group is
+    /// still open, else through ``moveRunCommand(_:)``. Returns whether it went straight.
+    @inline(__always)
+    @discardableResult
+    private func moveRanStep(_ ran: consuming UndoStep, into inverses: UnsafeMutablePointer<UndoStack>) -> Bool {
+        guard state.runCommandsMoveDirectly && inverses.pointee.nesting > 0 else {
+            moveRunCommand(ran)
+            return false
+        }
+        inverses.pointee.pushAction(ran)
+        return true
+    }
+
     /// The step of a command entry that just ran, its kept command's bits now `bits`. The
     /// handler's context, a model the step retains, stays.
     @inline(__always)
     private static func step(_ entry: consuming UndoStack.Entry, ranTo bits: UInt, keepsCommandInStep: Bool) -> UndoStep {
         switch consume entry {
         case .action(let id, let owner, let handler), .singleton(let id, let owner, let handler):
-            if keepsCommandInStep && bits != handler.inlineBits {
-                return UndoStep(targetID: id, owner: owner, handler: handler.replacingInlineBits(with: bits))
+            var step = UndoStep(targetID: id, owner: owner, handler: handler)
+            if keepsCommandInStep {
+                step.keepCommand(ranTo: bits)
             }
-            return UndoStep(targetID: id, owner: owner, handler: handler)
+            return step
         case .begin, .end:
             preconditionFailure("UndoManager: a step turned into a group mark")
         }
@@ -494,7 +500,7 @@ extension UndoManager {
         var bits = step.handler.inlineBits
         if run(Unmanaged.passUnretained(unsafeDowncast(step.owner, to: CommandEntry.self)),
                bits: &bits, on: model, executing: executing) {
-            if bits != step.handler.inlineBits { step.handler = step.handler.replacingInlineBits(with: bits) }
+            step.keepCommand(ranTo: bits)
         }
         moveRunCommand(step)
     }
