@@ -76,16 +76,7 @@ extension UndoManager {
     ) where Command.Model: AnyObject {
         if registrationIsEnabled {
             register(UndoStep(command: AsyncCommandEntry(command, reference: modelReference(for: model))))
-            let parts = command.undoParts
-            if !parts.isEmpty {
-                addActionParts(parts)
-            }
         }
-        let name = command.actionName
-        if !name.isEmpty {
-            setActionName(name)
-        } else {
-            publishObservableChanges()
-        }
+        nameStep(command.actionName, parts: command.undoParts)
     }
 }
