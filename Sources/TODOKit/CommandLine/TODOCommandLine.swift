@@ -232,6 +232,22 @@ extension TODOCommandLine {
             var remaining = arguments[...]
             while let argument = remaining.first, argument.hasPrefix("-") {
                 remaining = remaining.dropFirst()
+                if let path = try Self.value(of: "--file", in: argument, remaining: &remaining,
+                                             missing: "--file needs a path") {
+                    file = path
+                    continue
+                }
+                if let url = try Self.value(
+                    of: "--database", in: argument, remaining: &remaining,
+                    missing: "--database needs a URL, such as postgres://alice@db.example/todo") {
+                    database = url
+                    continue
+                }
+                if let name = try Self.value(of: "--as", in: argument, remaining: &remaining,
+                                             missing: "--as needs a name") {
+                    person = try Self.validPerson(name)
+                    continue
+                }
                 switch argument {
                 case "--":
                     command = Array(remaining)
@@ -240,33 +256,6 @@ extension TODOCommandLine {
                     wantsHelp = true
                 case "--version":
                     wantsVersion = true
-                case "--file":
-                    guard let path = remaining.popFirst(), !path.isEmpty else {
-                        throw Failure(message: "--file needs a path")
-                    }
-                    file = path
-                case let option where option.hasPrefix("--file="):
-                    let path = String(option.dropFirst("--file=".count))
-                    guard !path.isEmpty else { throw Failure(message: "--file needs a path") }
-                    file = path
-                case "--database":
-                    guard let url = remaining.popFirst(), !url.isEmpty else {
-                        throw Failure(message: "--database needs a URL, such as postgres://alice@db.example/todo")
-                    }
-                    database = url
-                case let option where option.hasPrefix("--database="):
-                    let url = String(option.dropFirst("--database=".count))
-                    guard !url.isEmpty else {
-                        throw Failure(message: "--database needs a URL, such as postgres://alice@db.example/todo")
-                    }
-                    database = url
-                case "--as":
-                    guard let name = remaining.popFirst() else {
-                        throw Failure(message: "--as needs a name")
-                    }
-                    person = try Self.validPerson(name)
-                case let option where option.hasPrefix("--as="):
-                    person = try Self.validPerson(String(option.dropFirst("--as=".count)))
                 default:
                     throw Failure(message: "unknown option \(argument)")
                 }
@@ -276,6 +265,26 @@ extension TODOCommandLine {
                 throw Failure(
                     message: "--file names an SQLite file and --database a PostgreSQL database; give one of them")
             }
+        }
+
+        /// The value of option `name` if `argument` is that option, given as `name VALUE` (the
+        /// value taken from `remaining`) or `name=VALUE`; `nil` if `argument` is another option.
+        /// A missing or empty value throws `missing`.
+        static func value(
+            of name: String, in argument: String, remaining: inout ArraySlice<String>, missing: String
+        ) throws(Failure) -> String? {
+            let value: String?
+            if argument == name {
+                value = remaining.popFirst()
+            } else if argument.hasPrefix(name + "=") {
+                value = String(argument.dropFirst(name.count + 1))
+            } else {
+                return nil
+            }
+            guard let value, !value.isEmpty else {
+                throw Failure(message: missing)
+            }
+            return value
         }
 
         /// A person's name as `history` shows it: one line of up to 32 characters, no control

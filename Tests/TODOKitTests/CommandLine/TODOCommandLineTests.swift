@@ -9,6 +9,41 @@ import Testing
         return (status, console)
     }
 
+    /// Each option with a value takes it as the next word or after `=`.
+    @Test(arguments: [
+        (["--file", "a.db", "list"], "a.db", nil, nil, ["list"]),
+        (["--file=a.db"], "a.db", nil, nil, []),
+        (["--database", "postgres://h/d"], nil, "postgres://h/d", nil, []),
+        (["--as", " Ann ", "--", "-x"], nil, nil, "Ann", ["-x"]),
+        (["--as=Ann", "add", "-5"], nil, nil, "Ann", ["add", "-5"]),
+    ] as [([String], String?, String?, String?, [String])])
+    func optionsWithAValue(
+        arguments: [String], file: String?, database: String?, person: String?, command: [String]
+    ) throws {
+        let invocation = try TODOCommandLine.Invocation(arguments: arguments)
+        #expect(invocation.file == file)
+        #expect(invocation.database == database)
+        #expect(invocation.person == person)
+        #expect(invocation.command == command)
+    }
+
+    /// A missing or empty value names what the option needs; an unknown option is named.
+    @Test(arguments: [
+        (["--file"], "--file needs a path"),
+        (["--file="], "--file needs a path"),
+        (["--file", ""], "--file needs a path"),
+        (["--as"], "--as needs a name"),
+        (["--as="], "--as needs a name"),
+        (["--as", "  "], "--as needs a name"),
+        (["--filename", "a.db"], "unknown option --filename"),
+    ])
+    func optionsWithoutTheirValue(arguments: [String], message: String) {
+        let error = #expect(throws: TODOCommandLine.Invocation.Failure.self) {
+            try TODOCommandLine.Invocation(arguments: arguments)
+        }
+        #expect(error?.message == message)
+    }
+
     @Test func oneShotCommandsRunAgainstTheFileAndExit() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("todo.db").path
